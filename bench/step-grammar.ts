@@ -1,0 +1,111 @@
+/**
+ * Benchmark (not a test): the cost of a step under narrowgauge's grammar vs
+ * node-llama-cpp's JSON-schema grammar on the same schema, model, prompt and
+ * sampling seeds, plus unconstrained decoding and the thread-count rule —
+ * side by side in one run, reported as ratios. Machines here are noisy
+ * 2-core VMs: read the ratios, not the absolute milliseconds.
+ *
+ *   npm run bench [-- --samples 8 --model <path>]
+ */
+import { existsSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { Type } from "@sinclair/typebox";
+import { LlamaGrammarEvaluationState, type LlamaContextSequence, type LlamaGrammar, type Token } from "node-llama-cpp";
+import { buildStepSchema, compileGbnf, openModel, renderPrompt, validateAgainst, type OpenedModel } from "../index.js";
+import { JsonCompletionTracker } from "../runtime/json-completion.js";
+
+const { values: options } = parseArgs({
+  options: { samples: { type: "string", default: "8" }, model: { type: "string", multiple: true } },
+});
+const samples = Number(options.samples);
+const fixture = new URL("../../shared/fixtures/llama2-tiny-random.gguf", import.meta.url).pathname;
+const models = options.model ?? ["tiny:1", ...(existsSync(fixture) ? [fixture] : [])];
+
+const schema = buildStepSchema({
+  tools: [
+    { name: "CityWeather", description: "", params: Type.Object({ city: Type.Union(["Paris", "New York", "London", "Tokyo"].map((city) => Type.Literal(city))) }) },
+    { name: "ConvertTemperature", description: "", params: Type.Object({ value: Type.Number(), to: Type.Union([Type.Literal("C"), Type.Literal("F")]) }) },
+  ],
+  thoughtMaxLength: 120,
+  answerMaxLength: 160,
+});
+/** node-llama-cpp's converter has no anyOf; its oneOf is the same grammar union. */
+const asNodeLlamaCppSchema = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(asNodeLlamaCppSchema)
+    : value !== null && typeof value === "object"
+      ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key === "anyOf" ? "oneOf" : key, asNodeLlamaCppSchema(inner)]))
+      : value;
+
+interface Run {
+  tokens: number;
+  ms: number;
+  valid: boolean;
+}
+
+/** One decode with a stop rule; identical loop for every variant so only the grammar differs. */
+async function decode(opened: OpenedModel, prompt: Token[], grammar: LlamaGrammar | undefined, stop: (text: string) => boolean, maxTokens: number, seed: number): Promise<Run & { text: string }> {
+  const sequence: LlamaContextSequence = opened.sequence;
+  await sequence.clearHistory();
+  await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1));
+  const tokens: Token[] = [];
+  const started = performance.now();
+  for await (const token of sequence.evaluate(prompt.slice(-1), {
+    temperature: 1,
+    seed,
+    grammarEvaluationState: grammar ? new LlamaGrammarEvaluationState({ model: opened.model, grammar }) : undefined,
+  })) {
+    tokens.push(token);
+    if (tokens.length >= maxTokens || stop(opened.model.detokenize(tokens))) break;
+  }
+  const ms = performance.now() - started;
+  const text = opened.model.detokenize(tokens);
+  let valid = false;
+  try {
+    valid = validateAgainst(schema, JSON.parse(text)).length === 0;
+  } catch {}
+  return { tokens: tokens.length, ms, valid, text };
+}
+
+const summarise = (runs: Run[]) => {
+  const tokens = runs.reduce((sum, run) => sum + run.tokens, 0);
+  const ms = runs.reduce((sum, run) => sum + run.ms, 0);
+  return { tokensPerStep: tokens / runs.length, msPerToken: ms / tokens, msPerStep: ms / runs.length, valid: runs.filter((run) => run.valid).length };
+};
+
+for (const source of models) {
+  for (const threads of [1, 2]) {
+    const opened = await openModel({ source, threads });
+    const llama = opened.llama;
+    const prompt = renderPrompt(opened.chatWrapper, opened.model, [
+      { type: "system", text: "Answer with one JSON step." },
+      { type: "user", text: "What's the weather in Paris and New York?" },
+    ]);
+    const ours = await llama.createGrammar({ grammar: compileGbnf(schema) });
+    const theirs = await llama.createGrammarForJsonSchema(asNodeLlamaCppSchema(JSON.parse(JSON.stringify(schema))) as never);
+    const variants: Array<[string, LlamaGrammar | undefined, () => (text: string) => boolean, number]> = [
+      ["narrowgauge GBNF", ours, () => { const tracker = new JsonCompletionTracker(); let seen = 0; return (text) => { const done = tracker.push(text.slice(seen)) >= 0; seen = text.length; return done; }; }, 1024],
+      // As LlamaChat runs it: its grammar ends in four newlines, its stop trigger.
+      ["node-llama-cpp JSON schema", theirs, () => (text) => text.endsWith("\n\n\n\n"), 1024],
+      ["unconstrained", undefined, () => () => false, 128],
+    ];
+    const rows: Array<[string, ReturnType<typeof summarise>]> = [];
+    for (const [name, grammar, stopFactory, maxTokens] of variants) {
+      if (threads === 2 && name !== "narrowgauge GBNF") continue; // the thread comparison needs one variant
+      const runs: Run[] = [];
+      for (let seed = 1; seed <= samples; seed++) runs.push(await decode(opened, prompt, grammar, stopFactory(), maxTokens, seed));
+      rows.push([name, summarise(runs)]);
+    }
+    const label = source.startsWith("tiny") ? `built-in tiny model (${source})` : source.split("/").pop();
+    console.log(`\n${label} · ${opened.chatWrapper.wrapperName} · threads ${threads} · ${samples} samples at temperature 1, seeds 1..${samples}`);
+    console.log("variant                      tokens/step  ms/token  ms/step  valid");
+    for (const [name, row] of rows) {
+      console.log(`${name.padEnd(28)} ${row.tokensPerStep.toFixed(1).padStart(11)} ${row.msPerToken.toFixed(3).padStart(9)} ${row.msPerStep.toFixed(1).padStart(8)}  ${row.valid}/${samples}`);
+    }
+    const [, base] = rows[0]!;
+    for (const [name, row] of rows.slice(1)) {
+      console.log(`  ${name} / narrowgauge: ${(row.tokensPerStep / base.tokensPerStep).toFixed(2)}x tokens per step, ${(row.msPerToken / base.msPerToken).toFixed(2)}x ms per token`);
+    }
+    await opened.dispose();
+  }
+}

@@ -1,0 +1,33 @@
+import { mkdir, rename, stat, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { forgeTinyModel, TINY_MODEL_FORMAT_VERSION } from "./forge-tiny-model.js";
+
+/** Seed of the built-in tiny model when none is given. */
+export const DEFAULT_TINY_MODEL_SEED = 1;
+
+/**
+ * Where forged models are cached. `NARROWGAUGE_CACHE_DIR` wins, then
+ * `$XDG_CACHE_HOME/narrowgauge`, then `~/.cache/narrowgauge`.
+ */
+export function narrowgaugeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.NARROWGAUGE_CACHE_DIR) return env.NARROWGAUGE_CACHE_DIR;
+  const base = env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(base, "narrowgauge");
+}
+
+/**
+ * Returns the path of the tiny model forged with `seed`, forging it on first
+ * use. The write goes to a temporary name and is renamed into place, so
+ * concurrent test workers never see a half-written file.
+ */
+export async function tinyModelFile(seed: number = DEFAULT_TINY_MODEL_SEED, cacheDir = narrowgaugeCacheDir()): Promise<string> {
+  const path = join(cacheDir, `tiny-random-v${TINY_MODEL_FORMAT_VERSION}-seed-${seed}.gguf`);
+  const existing = await stat(path).catch(() => null);
+  if (existing?.isFile()) return path;
+  await mkdir(cacheDir, { recursive: true });
+  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(temporary, forgeTinyModel(seed));
+  await rename(temporary, path);
+  return path;
+}

@@ -1,0 +1,330 @@
+import { gbnfJsonLiteral, gbnfLiteral } from "./gbnf-literal.js";
+import { KEYWORD_SUPPORT } from "./keyword-support.js";
+import { UnsupportedSchemaError } from "./unsupported-schema-error.js";
+
+/**
+ * TypeBox (JSON Schema) → GBNF, for llama.cpp to sample under.
+ *
+ * What the grammar produces is compact canonical JSON: no whitespace,
+ * properties in schema key order, strings with JSON.stringify's escapes only,
+ * and nothing after the final closing bracket. Every string and array is
+ * bounded, so a model that loops inside a free-text field is stopped by the
+ * grammar, not by maxTokens.
+ *
+ * String length is counted in Unicode code points everywhere: one grammar
+ * character unit (a code point or an escape sequence) decodes to exactly one
+ * code point, which is what ajv's maxLength counts (not UTF-16 units).
+ */
+
+export interface GbnfCompileOptions {
+  /** Upper bound for strings that declare no maxLength. Defaults to 256 code points. */
+  defaultMaxLength?: number;
+  /** Upper bound for arrays that declare no maxItems. Defaults to 16 items. */
+  defaultMaxItems?: number;
+}
+
+/**
+ * Largest repetition bound we emit. llama.cpp expands `x{m,n}` into nested
+ * rules and rejects counts near 2000 (DESIGN, measured facts); stay far below.
+ */
+export const GBNF_REPETITION_LIMIT = 1000;
+
+type Schema = Record<string, unknown>;
+
+/** Shared terminal rules, emitted once at the end when referenced. */
+const PRIMITIVE_RULES: Record<string, string> = {
+  // Any code point but the quote, the backslash, C0 controls, and U+FFFD
+  // (kept out so that a U+FFFD in decoded output can only mean invalid UTF-8).
+  // Surrogates and values past U+10FFFF are excluded too: llama.cpp's grammar
+  // decodes byte tokens by lead-byte shape alone, and a random model did write
+  // F5 B1 B1 B1 (= 0x171C71) into a thought. Overlong encodings decode to legal
+  // code points and cannot be excluded here; parseGeneration catches them.
+  // Escapes are exactly JSON.stringify's: \" \\ \b \f \n \r \t and \u00XX.
+  "json-char": '[^"\\\\\\x00-\\x1f\\uFFFD\\uD800-\\uDFFF\\U00110000-\\U001FFFFF] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])',
+  "json-int-digits": '"0" | [1-9] [0-9]{0,20}',
+  "json-fraction": '"." [0-9]{1,24}',
+  "json-exponent": '"e" [-+] [1-9] [0-9]{0,2}',
+  "json-integer-digits": '"0" | [1-9] [0-9]{0,15}',
+};
+
+class RuleSet {
+  private readonly rules = new Map<string, string>();
+  private readonly nameByBody = new Map<string, string>();
+  readonly primitivesUsed = new Set<string>();
+
+  add(nameHint: string, body: string): string {
+    const existing = this.nameByBody.get(body);
+    if (existing) return existing;
+    const base = sanitizeRuleName(nameHint);
+    let name = base;
+    for (let suffix = 2; this.rules.has(name) || name in PRIMITIVE_RULES; suffix++) name = `${base}-${suffix}`;
+    this.rules.set(name, body);
+    this.nameByBody.set(body, name);
+    return name;
+  }
+
+  primitive(name: keyof typeof PRIMITIVE_RULES & string): string {
+    this.primitivesUsed.add(name);
+    return name;
+  }
+
+  render(rootExpression: string): string {
+    const lines = [`root ::= ${rootExpression}`];
+    for (const [name, body] of this.rules) lines.push(`${name} ::= ${body}`);
+    for (const name of Object.keys(PRIMITIVE_RULES)) {
+      if (this.primitivesUsed.has(name)) lines.push(`${name} ::= ${PRIMITIVE_RULES[name]}`);
+    }
+    return lines.join("\n") + "\n";
+  }
+}
+
+function sanitizeRuleName(hint: string): string {
+  const name = hint.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return name === "" || name === "root" ? "value" : name;
+}
+
+function repeat(expression: string, min: number, max: number): string {
+  if (max === 0) return "";
+  if (min === max) return min === 1 ? expression : `${expression}{${min}}`;
+  if (min === 0 && max === 1) return `${expression}?`;
+  return `${expression}{${min},${max}}`;
+}
+
+const LITERAL = /^"(?:[^"\\]|\\.)*"$/;
+
+/** Joins GBNF expressions, merging adjacent string literals so the grammar reads like the JSON it emits. */
+function sequence(...parts: string[]): string {
+  const merged: string[] = [];
+  for (const part of parts.flatMap(topLevelItems)) {
+    const previous = merged[merged.length - 1];
+    if (previous !== undefined && LITERAL.test(previous) && LITERAL.test(part)) {
+      merged[merged.length - 1] = previous.slice(0, -1) + part.slice(1);
+    } else merged.push(part);
+  }
+  return merged.join(" ");
+}
+
+class Compiler {
+  readonly rules = new RuleSet();
+  private readonly defaultMaxLength: number;
+  private readonly defaultMaxItems: number;
+
+  constructor(options: GbnfCompileOptions) {
+    this.defaultMaxLength = options.defaultMaxLength ?? 256;
+    this.defaultMaxItems = options.defaultMaxItems ?? 16;
+    for (const [option, value] of [["defaultMaxLength", this.defaultMaxLength], ["defaultMaxItems", this.defaultMaxItems]] as const) {
+      if (!Number.isInteger(value) || value < 0 || value > GBNF_REPETITION_LIMIT) {
+        throw new RangeError(`${option} must be an integer in [0, ${GBNF_REPETITION_LIMIT}]: ${value}`);
+      }
+    }
+  }
+
+  /** Returns a GBNF expression matching exactly the compact JSON of values the schema admits (see file comment for narrowings). */
+  compile(schema: unknown, path: string, nameHint: string): string {
+    if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+      throw new UnsupportedSchemaError(String(schema), path, "a schema must be an object (boolean schemas are not supported)");
+    }
+    const node = schema as Schema;
+    checkKeywords(node, path);
+
+    if ("const" in node) return gbnfJsonLiteral(checkedLiteral(node.const, "const", path));
+    if (Array.isArray(node.enum)) return this.alternatives(uniqueJsonLiterals(node.enum, path), nameHint);
+    const union = node.anyOf ?? node.oneOf;
+    if (union !== undefined) return this.union(node, union, path, nameHint);
+    if (Array.isArray(node.type)) {
+      const branches = node.type.map((type) => ({ ...node, type }));
+      return this.union(node, branches, path, nameHint);
+    }
+
+    switch (node.type) {
+      case "string":
+        return this.string(node, path);
+      case "number":
+        return this.number(node, false);
+      case "integer":
+        return this.number(node, true);
+      case "boolean":
+        return '("true" | "false")';
+      case "null":
+        return '"null"';
+      case "object":
+        return this.object(node, path, nameHint);
+      case "array":
+        return this.array(node, path, nameHint);
+      case undefined:
+        throw new UnsupportedSchemaError("type", path, "the schema admits any JSON value (no type, const, enum or anyOf); the grammar needs a bounded shape");
+      default:
+        throw new UnsupportedSchemaError("type", path, `unknown type ${JSON.stringify(node.type)}`);
+    }
+  }
+
+  private union(node: Schema, branches: unknown, path: string, nameHint: string): string {
+    const keyword = "anyOf" in node ? "anyOf" : "oneOf" in node ? "oneOf" : "type";
+    if (!Array.isArray(branches) || branches.length === 0) {
+      throw new UnsupportedSchemaError(keyword, path, "a union needs at least one branch");
+    }
+    if (keyword !== "type" && "type" in node) {
+      throw new UnsupportedSchemaError(keyword, path, `"type" beside "${keyword}" is ambiguous; put the type in each branch`);
+    }
+    const expressions = branches.map((branch, index) =>
+      this.compile(branch, `${path}/${keyword}/${index}`, `${nameHint}-${branchLabel(branch) ?? index}`),
+    );
+    return this.alternatives(expressions, nameHint);
+  }
+
+  private alternatives(expressions: string[], nameHint: string): string {
+    const unique = [...new Set(expressions)];
+    if (unique.length === 1) return unique[0]!;
+    return this.rules.add(nameHint, unique.join(" | "));
+  }
+
+  private string(node: Schema, path: string): string {
+    const minLength = integerKeyword(node, "minLength", path) ?? 0;
+    const maxLength = integerKeyword(node, "maxLength", path) ?? Math.max(this.defaultMaxLength, minLength);
+    if (minLength > maxLength) throw new UnsupportedSchemaError("minLength", path, `minLength ${minLength} exceeds maxLength ${maxLength}`);
+    const characters = repeat(this.rules.primitive("json-char"), minLength, maxLength);
+    return sequence('"\\""', characters, '"\\""');
+  }
+
+  private number(node: Schema, integer: boolean): string {
+    // A non-negative lower bound makes the minus sign unsampleable; the
+    // exact bound is still checked by ajv after sampling.
+    const lowerBound = [node.minimum, node.exclusiveMinimum].find((bound) => typeof bound === "number");
+    const sign = typeof lowerBound === "number" && lowerBound >= 0 ? "" : '"-"?';
+    const unsigned = sign === "" ? "-unsigned" : "";
+    if (integer) return this.rules.add(`integer${unsigned}`, sequence(sign, `(${this.rules.primitive("json-integer-digits")})`));
+    return this.rules.add(
+      `number${unsigned}`,
+      sequence(sign, `(${this.rules.primitive("json-int-digits")})`, `${this.rules.primitive("json-fraction")}?`, `${this.rules.primitive("json-exponent")}?`),
+    );
+  }
+
+  private object(node: Schema, path: string, nameHint: string): string {
+    if (node.additionalProperties !== undefined && typeof node.additionalProperties !== "boolean") {
+      throw new UnsupportedSchemaError("additionalProperties", path, "only true or false is supported; the grammar emits the declared properties alone");
+    }
+    const properties = (node.properties ?? {}) as Record<string, unknown>;
+    const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+    for (const name of required) {
+      if (!(name in properties)) throw new UnsupportedSchemaError("required", path, `required property "${name}" is not declared in properties`);
+    }
+    const entries = Object.entries(properties).map(([key, value]) => ({
+      required: required.has(key),
+      pair: sequence(gbnfLiteral(`${JSON.stringify(key)}:`), this.compile(value, `${path}/properties/${key}`, `${nameHint}-${key}`)),
+    }));
+
+    // Comma placement with optional properties, without ambiguity: walking
+    // from the last property back, `first` matches the rest when nothing has
+    // been written yet, `after` when something has (so it starts with ",").
+    // Keys are distinct literals, so every alternative starts differently.
+    const hasOptional = entries.some((entry) => !entry.required);
+    let after = "";
+    let first = "";
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const entry = entries[index]!;
+      const taken = sequence(entry.pair, after);
+      first = entry.required ? taken : first === "" ? `(${taken})?` : `(${taken} | ${first})`;
+      after = entry.required ? sequence('","', entry.pair, after) : sequence(`("," ${entry.pair})?`, after);
+      // With optional properties `after` is referenced twice per level; name it to keep the grammar linear in size.
+      if (hasOptional && after !== "" && index > 0) after = this.rules.add(`${nameHint}-after-${index}`, after);
+    }
+    return this.rules.add(nameHint, sequence('"{"', first, '"}"'));
+  }
+
+  private array(node: Schema, path: string, nameHint: string): string {
+    if (Array.isArray(node.items)) return this.tuple(node, node.items, path, nameHint);
+    if (node.items === undefined) throw new UnsupportedSchemaError("items", path, "an array needs an items schema to be bounded");
+    const minItems = integerKeyword(node, "minItems", path) ?? 0;
+    const maxItems = integerKeyword(node, "maxItems", path) ?? Math.max(this.defaultMaxItems, minItems);
+    if (minItems > maxItems) throw new UnsupportedSchemaError("minItems", path, `minItems ${minItems} exceeds maxItems ${maxItems}`);
+    if (maxItems === 0) return '"[]"';
+    const item = this.compile(node.items, `${path}/items`, `${nameHint}-item`);
+    const rest = repeat(`("," ${item})`, Math.max(minItems - 1, 0), maxItems - 1);
+    const body = minItems === 0 ? `(${sequence(item, rest)})?` : sequence(item, rest);
+    return this.rules.add(nameHint, sequence('"["', body, '"]"'));
+  }
+
+  private tuple(node: Schema, items: unknown[], path: string, nameHint: string): string {
+    if (node.additionalItems !== false || node.minItems !== items.length || node.maxItems !== items.length) {
+      throw new UnsupportedSchemaError("items", path, "tuples need additionalItems: false and minItems = maxItems = the item count (as TypeBox emits)");
+    }
+    const parts = items.map((item, index) => this.compile(item, `${path}/items/${index}`, `${nameHint}-${index}`));
+    return this.rules.add(nameHint, sequence('"["', parts.join(' "," '), '"]"'));
+  }
+}
+
+/** Splits a GBNF sequence into its top-level items (spaces inside literals, classes and groups do not split). */
+function topLevelItems(expression: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index < expression.length; index++) {
+    const character = expression[index];
+    if (character === '"' || character === "[") {
+      const close = character === '"' ? '"' : "]";
+      for (index++; index < expression.length && expression[index] !== close; index++) {
+        if (expression[index] === "\\") index++;
+      }
+    } else if (character === "(") depth++;
+    else if (character === ")") depth--;
+    else if (character === " " && depth === 0) {
+      if (index > start) items.push(expression.slice(start, index));
+      start = index + 1;
+    }
+  }
+  if (expression.length > start) items.push(expression.slice(start));
+  return items;
+}
+
+/** A readable rule-name part for a union branch: the value of its first property when that is a string const (a tool name). */
+function branchLabel(branch: unknown): string | undefined {
+  const properties = (branch as Schema | null)?.properties as Record<string, Schema> | undefined;
+  const firstProperty = properties ? Object.values(properties)[0] : undefined;
+  return typeof firstProperty?.const === "string" ? firstProperty.const : undefined;
+}
+
+function checkKeywords(node: Schema, path: string): void {
+  for (const keyword of Object.keys(node)) {
+    if (!(keyword in KEYWORD_SUPPORT)) {
+      throw new UnsupportedSchemaError(keyword, path, "neither the grammar nor the post-sampling check can enforce it");
+    }
+  }
+  if (node.additionalItems !== undefined && node.additionalItems !== false) {
+    throw new UnsupportedSchemaError("additionalItems", path, "only additionalItems: false is supported");
+  }
+}
+
+function integerKeyword(node: Schema, keyword: string, path: string): number | undefined {
+  const value = node[keyword];
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw new UnsupportedSchemaError(keyword, path, `must be a non-negative integer, got ${JSON.stringify(value)}`);
+  }
+  if (value > GBNF_REPETITION_LIMIT) {
+    throw new UnsupportedSchemaError(keyword, path, `${value} exceeds the grammar repetition limit ${GBNF_REPETITION_LIMIT} (llama.cpp rejects counts near 2000)`);
+  }
+  return value;
+}
+
+function uniqueJsonLiterals(values: unknown[], path: string): string[] {
+  if (values.length === 0) throw new UnsupportedSchemaError("enum", path, "an empty enum admits no value");
+  return [...new Set(values.map((value) => gbnfJsonLiteral(checkedLiteral(value, "enum", path))))];
+}
+
+/** U+FFFD is how decoded output reveals invalid UTF-8, so no schema may ask the model to write it. */
+function checkedLiteral(value: unknown, keyword: string, path: string): unknown {
+  if (JSON.stringify(value).includes("\uFFFD")) {
+    throw new UnsupportedSchemaError(keyword, path, "U+FFFD is reserved: in decoded output it marks invalid UTF-8");
+  }
+  return value;
+}
+
+/**
+ * Compiles a schema to GBNF text with root rule `root`. Throws
+ * UnsupportedSchemaError for anything it cannot express or delegate to ajv.
+ */
+export function compileGbnf(schema: unknown, options: GbnfCompileOptions = {}): string {
+  const compiler = new Compiler(options);
+  const root = compiler.compile(schema, "", "value");
+  return compiler.rules.render(root);
+}

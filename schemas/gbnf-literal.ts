@@ -1,0 +1,24 @@
+/**
+ * Quotes text as a GBNF string literal. llama.cpp's parser understands
+ * \\ \" \n \r \t and \xHH / \uHHHH / \UHHHHHHHH escapes; we escape every
+ * control character and leave other code points as UTF-8.
+ */
+export function gbnfLiteral(text: string): string {
+  let body = "";
+  for (const character of text) {
+    const code = character.codePointAt(0)!;
+    if (character === '"') body += '\\"';
+    else if (character === "\\") body += "\\\\";
+    else if (character === "\n") body += "\\n";
+    else if (character === "\r") body += "\\r";
+    else if (character === "\t") body += "\\t";
+    else if (code < 0x20 || code === 0x7f) body += `\\x${code.toString(16).padStart(2, "0")}`;
+    else body += character;
+  }
+  return `"${body}"`;
+}
+
+/** The compact JSON text of a value as a GBNF literal: what the model must write, byte for byte. */
+export function gbnfJsonLiteral(value: unknown): string {
+  return gbnfLiteral(JSON.stringify(value));
+}

@@ -1,0 +1,91 @@
+import { Type, type Static, type TLiteral, type TObject, type TSchema, type TString, type TUnion } from "@sinclair/typebox";
+import { NarrowgaugeError } from "../runtime/narrowgauge-error.js";
+
+/** The name of the action that ends a run. Tools may not use it. */
+export const FINAL_ANSWER = "FinalAnswer";
+
+/** What the step schema needs to know about a tool: its name and its parameters' schema. */
+export interface ToolSchemaSpec<Name extends string = string, Params extends TSchema = TSchema> {
+  readonly name: Name;
+  readonly description: string;
+  readonly params: Params;
+}
+
+export interface StepSchemaOptions<Tools extends readonly ToolSchemaSpec[], Thought extends boolean = true> {
+  /** The tools the grammar may call this turn, in the order they are offered. */
+  tools: Tools;
+  /** Whether FinalAnswer may appear this turn. Defaults to true. */
+  final?: boolean;
+  /**
+   * Whether the step starts with a `thought` field (architecture C). Key order
+   * is generation order, so the model reasons before it acts (seed 002).
+   * Defaults to true.
+   */
+  thought?: Thought;
+  /** Cap on the thought, in code points. Defaults to 200: long enough for "what I have, what is missing", far below llama.cpp's repetition limit. */
+  thoughtMaxLength?: number;
+  /** Cap on the final answer, in code points. Defaults to 400. */
+  answerMaxLength?: number;
+}
+
+export type ToolCallBranch<Tool> =
+  Tool extends ToolSchemaSpec<infer Name, infer Params> ? TObject<{ tool: TLiteral<Name>; args: Params }> : never;
+export type FinalAnswerBranch = TObject<{ tool: TLiteral<typeof FINAL_ANSWER>; answer: TString }>;
+type Branches<Tools extends readonly ToolSchemaSpec[]> = [...{ [Index in keyof Tools]: ToolCallBranch<Tools[Index]> }, FinalAnswerBranch];
+
+type CallUnion<Tools extends readonly ToolSchemaSpec[]> = TUnion<Branches<Tools>>;
+
+/** The step schema's static shape; `call` is a discriminated union on `tool`. Without a thought (architecture B) the step is `{ call }`. */
+export type StepSchema<Tools extends readonly ToolSchemaSpec[] = readonly ToolSchemaSpec[], Thought extends boolean = true> = TObject<
+  Thought extends false ? { call: CallUnion<Tools> } : { thought: TString; call: CallUnion<Tools> }
+>;
+export type Step<Tools extends readonly ToolSchemaSpec[] = readonly ToolSchemaSpec[], Thought extends boolean = true> = Static<
+  StepSchema<Tools, Thought>
+>;
+export type ToolCall<Tools extends readonly ToolSchemaSpec[] = readonly ToolSchemaSpec[]> = Exclude<
+  Step<Tools>["call"],
+  { tool: typeof FINAL_ANSWER }
+>;
+
+/** The view a turn was asked to build allows no action at all: a guard bug, never a model error. */
+export class EmptyStepError extends NarrowgaugeError {
+  readonly code = "empty-step";
+  constructor() {
+    super("no tool is visible and FinalAnswer is hidden: the step would admit nothing");
+  }
+}
+
+export class ToolNameError extends NarrowgaugeError {
+  readonly code = "tool-name";
+  constructor(readonly toolName: string, readonly reason: string) {
+    super(`tool name ${JSON.stringify(toolName)}: ${reason}`);
+  }
+}
+
+const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/**
+ * Builds the one forced union call of a step (SPEC S1):
+ * `{ thought, call: { tool: "<Name>", args } | { tool: "FinalAnswer", answer } }`.
+ * With no tools visible it is the FinalAnswer branch alone; with FinalAnswer
+ * hidden it is the tools alone.
+ */
+export function buildStepSchema<const Tools extends readonly ToolSchemaSpec[], const Thought extends boolean = true>(
+  options: StepSchemaOptions<Tools, Thought>,
+): StepSchema<Tools, Thought> {
+  const { tools, final = true, thought = true as Thought, thoughtMaxLength = 200, answerMaxLength = 400 } = options;
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (!TOOL_NAME.test(tool.name)) throw new ToolNameError(tool.name, "must be an identifier of at most 64 characters");
+    if (tool.name === FINAL_ANSWER) throw new ToolNameError(tool.name, "is reserved for the final answer");
+    if (seen.has(tool.name)) throw new ToolNameError(tool.name, "is declared twice");
+    seen.add(tool.name);
+  }
+  const branches: TSchema[] = tools.map((tool) => Type.Object({ tool: Type.Literal(tool.name), args: tool.params }));
+  if (final) branches.push(Type.Object({ tool: Type.Literal(FINAL_ANSWER), answer: Type.String({ maxLength: answerMaxLength }) }));
+  if (branches.length === 0) throw new EmptyStepError();
+  const call = branches.length === 1 ? branches[0]! : Type.Union(branches);
+  const properties: Record<string, TSchema> = thought ? { thought: Type.String({ maxLength: thoughtMaxLength }), call } : { call };
+  // The union's static type is computed from `Tools` above; TypeBox cannot infer it from a runtime array.
+  return Type.Object(properties) as unknown as StepSchema<Tools, Thought>;
+}

@@ -1,0 +1,45 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { schemaKey } from "./schema-key.js";
+
+/**
+ * ajv validators, compiled once per distinct schema. Step schemas are
+ * rebuilt every turn as new objects, so the cache is keyed by the schema's
+ * JSON text, not object identity.
+ *
+ * ajv counts string length in code points, as the grammar does.
+ */
+const ajv = new Ajv({
+  allErrors: true,
+  // The grammar compiler already refuses unknown keywords (keyword-support.ts);
+  // strict mode would only reject TypeBox's harmless annotations.
+  strict: false,
+});
+
+const MAX_CACHED = 512;
+const validators = new Map<string, ValidateFunction>();
+
+export function validatorFor(schema: object): ValidateFunction {
+  const key = schemaKey(schema);
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    if (validators.size >= MAX_CACHED) validators.delete(validators.keys().next().value!);
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+export type SchemaIssue = Pick<ErrorObject, "keyword" | "instancePath" | "schemaPath" | "params" | "message">;
+
+/** Validates `value`; returns the issues as data (empty when valid). */
+export function validateAgainst(schema: object, value: unknown): SchemaIssue[] {
+  const validate = validatorFor(schema);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(({ keyword, instancePath, schemaPath, params, message }) => ({
+    keyword,
+    instancePath,
+    schemaPath,
+    params,
+    message,
+  }));
+}

@@ -1,0 +1,10 @@
+import type { Token } from "node-llama-cpp";
+import type { OpenedModel } from "../../runtime/open-model.js";
+import { renderPrompt } from "../../runtime/render-prompt.js";
+
+export function taskPrompt(opened: OpenedModel, task = "What's the weather in Paris and New York?"): Token[] {
+  return renderPrompt(opened.chatWrapper, opened.model, [
+    { type: "system", text: "You are a helpful assistant. Answer with one JSON step." },
+    { type: "user", text: task },
+  ]);
+}

@@ -1,0 +1,95 @@
+import fc from "fast-check";
+
+/**
+ * Random schemas from the compiler's supported subset, each paired with an
+ * arbitrary of instances that ajv accepts. Bounds stay small so that a
+ * random-weight model can finish a value in a few hundred tokens.
+ */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export interface SchemaCase {
+  schema: Record<string, unknown>;
+  instance: fc.Arbitrary<Json>;
+}
+
+const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/);
+
+const stringCase: fc.Arbitrary<SchemaCase> = fc
+  .tuple(fc.nat({ max: 3 }), fc.nat({ max: 12 }))
+  .map(([minLength, extra]) => ({
+    schema: { type: "string", minLength, maxLength: minLength + extra },
+    // "binary" units are whole code points (never lone surrogates): the unit ajv and the grammar count.
+    // U+FFFD is excluded: the grammar reserves it to detect invalid UTF-8.
+    instance: fc.string({ unit: "binary", minLength, maxLength: minLength + extra }).filter((text) => !text.includes("\uFFFD")),
+  }));
+
+const enumCase: fc.Arbitrary<SchemaCase> = fc
+  .uniqueArray(fc.string({ unit: "grapheme", maxLength: 6 }).filter((text) => !text.includes("\uFFFD")), { minLength: 1, maxLength: 4 })
+  .map((values) => ({ schema: { enum: values }, instance: fc.constantFrom(...values) }));
+
+const constCase: fc.Arbitrary<SchemaCase> = fc
+  .oneof(fc.string({ maxLength: 5 }).filter((text) => !text.includes("\uFFFD")), fc.integer(), fc.boolean())
+  .map((value) => ({ schema: { const: value }, instance: fc.constant(value) }));
+
+const numberCase: fc.Arbitrary<SchemaCase> = fc.boolean().map((nonNegative) => ({
+  schema: nonNegative ? { type: "number", minimum: 0 } : { type: "number" },
+  instance: fc.double({ noNaN: true, noDefaultInfinity: true, min: nonNegative ? 0 : -Number.MAX_VALUE }),
+}));
+
+const integerCase: fc.Arbitrary<SchemaCase> = fc.boolean().map((nonNegative) => ({
+  schema: nonNegative ? { type: "integer", minimum: 0 } : { type: "integer" },
+  // The grammar's integers are safe integers (at most 16 digits); see the README.
+  instance: fc.integer({ min: nonNegative ? 0 : Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }) as fc.Arbitrary<number>,
+}));
+
+const leafCase = fc.oneof(
+  stringCase,
+  enumCase,
+  constCase,
+  numberCase,
+  integerCase,
+  fc.constant<SchemaCase>({ schema: { type: "boolean" }, instance: fc.boolean() }),
+  fc.constant<SchemaCase>({ schema: { type: "null" }, instance: fc.constant(null) }),
+);
+
+function objectCase(child: fc.Arbitrary<SchemaCase>): fc.Arbitrary<SchemaCase> {
+  return fc
+    .uniqueArray(fc.tuple(key, child, fc.boolean()), { minLength: 0, maxLength: 4, selector: ([name]) => name })
+    .map((entries) => ({
+      schema: {
+        type: "object",
+        properties: Object.fromEntries(entries.map(([name, { schema }]) => [name, schema])),
+        required: entries.filter(([, , required]) => required).map(([name]) => name),
+      },
+      instance: fc.record(
+        Object.fromEntries(entries.map(([name, { instance }]) => [name, instance])),
+        { requiredKeys: entries.filter(([, , required]) => required).map(([name]) => name) },
+      ) as fc.Arbitrary<Json>,
+    }));
+}
+
+function arrayCase(child: fc.Arbitrary<SchemaCase>): fc.Arbitrary<SchemaCase> {
+  return fc.tuple(child, fc.nat({ max: 2 }), fc.nat({ max: 3 })).map(([item, minItems, extra]) => ({
+    schema: { type: "array", items: item.schema, minItems, maxItems: minItems + extra },
+    instance: fc.array(item.instance, { minLength: minItems, maxLength: minItems + extra }),
+  }));
+}
+
+function unionCase(child: fc.Arbitrary<SchemaCase>): fc.Arbitrary<SchemaCase> {
+  return fc.array(child, { minLength: 2, maxLength: 3 }).map((branches) => ({
+    schema: { anyOf: branches.map((branch) => branch.schema) },
+    instance: fc.oneof(...branches.map((branch) => branch.instance)),
+  }));
+}
+
+export const schemaCase: fc.Arbitrary<SchemaCase> = fc.letrec<{ node: SchemaCase }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    leafCase,
+    objectCase(tie("node")),
+    arrayCase(tie("node")),
+    unionCase(tie("node")),
+  ),
+})).node;
+
+/** Object-rooted cases, the shape a tool's parameters have. */
+export const objectSchemaCase: fc.Arbitrary<SchemaCase> = objectCase(schemaCase);

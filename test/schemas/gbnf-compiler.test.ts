@@ -1,0 +1,160 @@
+import { Type } from "@sinclair/typebox";
+import { describe, expect, it } from "vitest";
+import { compileGbnf, GBNF_REPETITION_LIMIT } from "../../schemas/gbnf-compiler.js";
+import { buildStepSchema } from "../../schemas/step-schema.js";
+import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
+import { validateAgainst } from "../../schemas/validator-cache.js";
+import { grammarAccepts } from "../helpers/grammar-acceptance.js";
+import { weatherToolSpecs } from "../helpers/weather-tools.js";
+
+describe("compileGbnf: grammar text", () => {
+  it("compiles the weather step schema to compact JSON in key order, thought first", () => {
+    const grammar = compileGbnf(buildStepSchema({ tools: weatherToolSpecs }));
+    expect(grammar).toMatchSnapshot();
+    expect(grammar.split("\n")[0]).toBe("root ::= value");
+    expect(grammar).toContain('value ::= "{\\"thought\\":\\"" json-char{0,200} "\\",\\"call\\":" value-call "}"');
+  });
+
+  it("compiles primitives, enums, arrays, nullable unions and optional properties", () => {
+    const schema = Type.Object({
+      label: Type.String({ minLength: 1, maxLength: 8 }),
+      unit: Type.Union([Type.Literal("C"), Type.Literal("F")]),
+      count: Type.Optional(Type.Integer({ minimum: 0 })),
+      ratio: Type.Number(),
+      tags: Type.Array(Type.String({ maxLength: 4 }), { minItems: 1, maxItems: 3 }),
+      note: Type.Union([Type.String({ maxLength: 5 }), Type.Null()]),
+      done: Type.Optional(Type.Boolean()),
+    });
+    expect(compileGbnf(schema)).toMatchSnapshot();
+  });
+
+  it("makes the minus sign unsampleable when the lower bound is non-negative", () => {
+    expect(compileGbnf(Type.Integer({ minimum: 0 }))).not.toContain('"-"');
+    expect(compileGbnf(Type.Number({ exclusiveMinimum: 0 }))).not.toContain('"-"');
+    expect(compileGbnf(Type.Integer({ minimum: -5 }))).toContain('"-"?');
+  });
+
+  it("caps strings and arrays without declared bounds at the documented defaults", () => {
+    expect(compileGbnf(Type.String())).toContain("json-char{0,256}");
+    expect(compileGbnf(Type.String(), { defaultMaxLength: 32 })).toContain("json-char{0,32}");
+    expect(compileGbnf(Type.Array(Type.Boolean()))).toContain("{0,15}");
+  });
+
+  it("emits grammars llama.cpp parses, for every representative schema", async () => {
+    for (const schema of [
+      buildStepSchema({ tools: weatherToolSpecs }),
+      buildStepSchema({ tools: weatherToolSpecs, final: false, thought: false }),
+      buildStepSchema({ tools: [] }),
+      Type.Tuple([Type.String({ maxLength: 2 }), Type.Integer()]),
+      Type.Array(Type.Array(Type.Null(), { maxItems: 2 }), { maxItems: 2 }),
+    ]) {
+      await expect(grammarAccepts(compileGbnf(schema), "not json")).resolves.toBe(false);
+    }
+  });
+});
+
+describe("compileGbnf: fails closed", () => {
+  const refused: Array<[string, unknown, string, string]> = [
+    ["allOf", { allOf: [{ type: "string" }] }, "allOf", ""],
+    ["not", { type: "string", not: { const: "x" } }, "not", ""],
+    ["format", Type.Object({ at: Type.String({ format: "date-time" }) }), "format", "/properties/at"],
+    ["patternProperties", Type.Record(Type.String(), Type.Number()), "patternProperties", ""],
+    ["a $ref", Type.Object({ self: Type.Ref("Node") }), "$ref", "/properties/self"],
+    ["additionalProperties as a schema", { type: "object", properties: {}, additionalProperties: { type: "string" } }, "additionalProperties", ""],
+    ["an unbounded any", Type.Object({ payload: Type.Unknown() }), "type", "/properties/payload"],
+    ["a maxLength past the repetition limit", Type.String({ maxLength: GBNF_REPETITION_LIMIT + 1 }), "maxLength", ""],
+    ["minLength above maxLength", Type.String({ minLength: 5, maxLength: 2 }), "minLength", ""],
+    ["an empty enum", { enum: [] }, "enum", ""],
+    ["U+FFFD in an enum (reserved to detect invalid UTF-8)", { enum: ["ok", "bad\uFFFD"] }, "enum", ""],
+    ["an array without items", { type: "array" }, "items", ""],
+    ["a required property that is not declared", { type: "object", properties: {}, required: ["x"] }, "required", ""],
+  ];
+  it.each(refused)("refuses %s with a typed error naming the keyword and path", (_label, schema, keyword, path) => {
+    let caught: unknown;
+    try {
+      compileGbnf(schema);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UnsupportedSchemaError);
+    expect(caught).toMatchObject({ keyword, path, code: "unsupported-schema" });
+  });
+
+  it("accepts keywords that ajv enforces after sampling, and ajv does enforce them", () => {
+    const schema = Type.Object({ value: Type.Number({ minimum: -273.15, maximum: 100 }), code: Type.String({ pattern: "^[A-Z]{3}$", maxLength: 3 }) });
+    expect(() => compileGbnf(schema)).not.toThrow();
+    expect(validateAgainst(schema, { value: 101, code: "ABC" })[0]).toMatchObject({ keyword: "maximum", instancePath: "/value" });
+    expect(validateAgainst(schema, { value: 1, code: "abc" })[0]).toMatchObject({ keyword: "pattern" });
+  });
+});
+
+describe("compileGbnf: acceptance (llama.cpp as the oracle)", () => {
+  it("places commas correctly for every combination of optional properties", async () => {
+    const schema = Type.Object({
+      a: Type.Optional(Type.Integer()),
+      b: Type.Boolean(),
+      c: Type.Optional(Type.Null()),
+      d: Type.Optional(Type.Integer()),
+    });
+    const grammar = compileGbnf(schema);
+    for (let mask = 0; mask < 8; mask++) {
+      const value: Record<string, unknown> = {};
+      if (mask & 1) value.a = 1;
+      value.b = true;
+      if (mask & 2) value.c = null;
+      if (mask & 4) value.d = 2;
+      expect(await grammarAccepts(grammar, JSON.stringify(value)), JSON.stringify(value)).toBe(true);
+    }
+    for (const wrong of ['{"a":1}', '{,"b":true}', '{"b":true,}', '{"b":true,"a":1}', '{"a":1"b":true}', '{"b": true}', '{"b":true}\n']) {
+      expect(await grammarAccepts(grammar, wrong), wrong).toBe(false);
+    }
+  });
+
+  it("handles a leading optional property and an all-optional object", async () => {
+    const grammar = compileGbnf(Type.Object({ x: Type.Optional(Type.Integer()), y: Type.Optional(Type.Integer()) }));
+    for (const ok of ["{}", '{"x":1}', '{"y":2}', '{"x":1,"y":2}']) expect(await grammarAccepts(grammar, ok), ok).toBe(true);
+    for (const bad of ['{,"y":2}', '{"y":2,"x":1}', '{"x":1,}']) expect(await grammarAccepts(grammar, bad), bad).toBe(false);
+  });
+
+  it("accepts each step branch and rejects unknown tools, invalid enum values and trailing text", async () => {
+    const grammar = compileGbnf(buildStepSchema({ tools: weatherToolSpecs }));
+    const accepted = [
+      { thought: "", call: { tool: "CityWeather", args: { city: "New York" } } },
+      { thought: "x", call: { tool: "Calculator", args: { a: 2.5, op: "*", b: -1e-7 } } },
+      { thought: "done", call: { tool: "FinalAnswer", answer: "Paris 18°C" } },
+    ];
+    for (const step of accepted) expect(await grammarAccepts(grammar, JSON.stringify(step))).toBe(true);
+    const rejected = [
+      { thought: "", call: { tool: "Weather", args: { city: "Paris" } } },
+      { thought: "", call: { tool: "CityWeather", args: { city: "Londres" } } },
+      { call: { tool: "FinalAnswer", answer: "" }, thought: "" },
+    ];
+    for (const step of rejected) expect(await grammarAccepts(grammar, JSON.stringify(step))).toBe(false);
+    expect(await grammarAccepts(grammar, `${JSON.stringify(accepted[0])} `)).toBe(false);
+  });
+
+  it("counts string length in code points, agreeing with ajv at the limit (emoji, escapes)", async () => {
+    const schema = Type.String({ maxLength: 3 });
+    const grammar = compileGbnf(schema);
+    const cases: Array<[string, boolean]> = [
+      ["😀😀😀", true], // 3 code points, 6 UTF-16 units
+      ["😀😀😀😀", false],
+      ['\n"\\', true], // three escapes: 6 JSON characters, 3 code points
+      ['\n"\\x', false],
+      ["\u0001ab", true], // \u0001: a six-character escape, one code point
+      ["é👍🏽", true], // é + thumbs up + skin tone modifier: 3 code points
+    ];
+    for (const [text, fits] of cases) {
+      expect(await grammarAccepts(grammar, JSON.stringify(text)), JSON.stringify(text)).toBe(fits);
+      expect(validateAgainst(schema, text).length === 0, JSON.stringify(text)).toBe(fits);
+    }
+  });
+
+  it("admits only JSON.stringify's escapes (compact canonical JSON)", async () => {
+    const grammar = compileGbnf(Type.String({ maxLength: 10 }));
+    expect(await grammarAccepts(grammar, '"a\\/b"')).toBe(false);
+    expect(await grammarAccepts(grammar, '"\\u0041"')).toBe(false);
+    expect(await grammarAccepts(grammar, '"\\u001f"')).toBe(true);
+    expect(await grammarAccepts(grammar, '"\uFFFD"')).toBe(false);
+  });
+});
