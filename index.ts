@@ -24,6 +24,7 @@ export { validateAgainst, validatorFor, type SchemaIssue } from "./schemas/valid
 // Models and generation
 export { openModel, defaultLlama, type ModelSource, type OpenModelOptions, type OpenedModel } from "./runtime/open-model.js";
 export { ModelFileNotFoundError, ModelLoadError } from "./runtime/model-errors.js";
+export { downloadModel, ModelDownloadError, type DownloadOptions } from "./runtime/model-download.js";
 export { defaultThreads, SINGLE_THREAD_MODEL_BYTES } from "./runtime/threads.js";
 export { GREEDY, type Sampling } from "./runtime/sampling.js";
 export { generateUnderGrammar, type GenerateOptions, type Generation, type GenerationStopReason } from "./runtime/generate-under-grammar.js";
@@ -45,3 +46,12 @@ export { NarrowgaugeError } from "./runtime/narrowgauge-error.js";
 export { forgeTinyModel, TINY_MODEL_SHAPE } from "./runtime/tiny-model/forge-tiny-model.js";
 export { DEFAULT_TINY_MODEL_SEED, narrowgaugeCacheDir, tinyModelFile } from "./runtime/tiny-model/tiny-model-file.js";
 export { writeGguf, type GgufFile, type GgufTensor, type GgufValue } from "./runtime/tiny-model/gguf-writer.js";
+
+// Tools and the agent loop
+export { defineTool, type Tool, type ToolContext, type ToolDefinition } from "./runtime/define-tool.js";
+export { ToolRegistry } from "./runtime/tool-registry.js";
+export { runAgent, type RunAgentOptions } from "./runtime/run-agent.js";
+export { DEFAULT_SYSTEM_PROMPT } from "./runtime/native-history.js";
+export type { RunEndReason, RunEvent, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./runtime/run-types.js";
+export type { GenerateRequest, ModelDescription, ModelPort, PortGeneration } from "./runtime/model-port.js";
+export { llamaModelPort, loadModel, type LlamaModelPort } from "./runtime/llama-model-port.js";

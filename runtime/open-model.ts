@@ -9,13 +9,15 @@ import {
   type LlamaContextSequence,
   type LlamaModel,
 } from "node-llama-cpp";
+import { downloadModel, isModelUri, type DownloadOptions } from "./model-download.js";
 import { ModelFileNotFoundError, ModelLoadError } from "./model-errors.js";
 import { defaultThreads } from "./threads.js";
 import { DEFAULT_TINY_MODEL_SEED, tinyModelFile } from "./tiny-model/tiny-model-file.js";
 
 /**
- * Where a model comes from: a GGUF path, or the built-in tiny model
- * (`"tiny"` or `"tiny:<seed>"`; each seed is a different random model).
+ * Where a model comes from: a GGUF path, the built-in tiny model (`"tiny"`
+ * or `"tiny:<seed>"`; each seed is a different random model), or a
+ * node-llama-cpp model URI (`"hf:<user>/<repo>/<file>.gguf"`), downloaded once.
  */
 export type ModelSource = string | { tiny: number };
 
@@ -26,6 +28,8 @@ export interface OpenModelOptions {
   threads?: number;
   /** Context window in tokens. Defaults to 4096 (or the model's training context if smaller). */
   contextSize?: number;
+  /** For model URIs: where to keep downloads, progress display. */
+  download?: DownloadOptions;
   /** A llama.cpp binding to reuse. Defaults to one shared instance (prebuilt binaries, never a source build, no network). */
   llama?: Llama;
 }
@@ -54,10 +58,11 @@ export function defaultLlama(): Promise<Llama> {
 
 const TINY_SOURCE = /^tiny(?::(\d+))?$/;
 
-async function resolveFile(source: ModelSource): Promise<{ file: string; builtIn: boolean }> {
+async function resolveFile(source: ModelSource, download: DownloadOptions | undefined): Promise<{ file: string; builtIn: boolean }> {
   if (typeof source === "object") return { file: await tinyModelFile(source.tiny), builtIn: true };
   const tiny = TINY_SOURCE.exec(source);
   if (tiny) return { file: await tinyModelFile(tiny[1] === undefined ? DEFAULT_TINY_MODEL_SEED : Number(tiny[1])), builtIn: true };
+  if (isModelUri(source)) return { file: await downloadModel(source, download), builtIn: false };
   const info = await stat(source).catch(() => null);
   if (!info?.isFile()) throw new ModelFileNotFoundError(source);
   return { file: source, builtIn: false };
@@ -65,11 +70,11 @@ async function resolveFile(source: ModelSource): Promise<{ file: string; builtIn
 
 /**
  * Loads a GGUF and prepares one context sequence for it. A missing file is a
- * ModelFileNotFoundError; a file llama.cpp cannot load is a ModelLoadError
- * naming the path.
+ * ModelFileNotFoundError, a file llama.cpp cannot load a ModelLoadError, a
+ * URI that cannot be fetched a ModelDownloadError, each naming what failed.
  */
 export async function openModel(options: OpenModelOptions = {}): Promise<OpenedModel> {
-  const { file, builtIn } = await resolveFile(options.source ?? { tiny: DEFAULT_TINY_MODEL_SEED });
+  const { file, builtIn } = await resolveFile(options.source ?? { tiny: DEFAULT_TINY_MODEL_SEED }, options.download);
   const { size } = await stat(file);
   const threads = options.threads ?? defaultThreads(size);
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer: ${threads}`);

@@ -1,4 +1,4 @@
-import type { SchemaIssue } from "../schemas/validator-cache.js";
+import { describeIssues, type SchemaIssue } from "../schemas/validator-cache.js";
 import { NarrowgaugeError } from "./narrowgauge-error.js";
 import type { GenerationStopReason } from "./generate-under-grammar.js";
 
@@ -53,6 +53,6 @@ export class UnparseableOutputError extends OutputError {
 export class SchemaViolationError extends OutputError {
   readonly code = "schema-violation";
   constructor(raw: string, stopReason: GenerationStopReason, readonly value: unknown, readonly issues: SchemaIssue[]) {
-    super(`output violates its schema: ${issues.map((issue) => `${issue.instancePath || "/"} ${issue.message}`).join("; ")}`, raw, stopReason);
+    super(`output violates its schema: ${describeIssues(issues)}`, raw, stopReason);
   }
 }

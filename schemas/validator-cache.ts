@@ -43,3 +43,8 @@ export function validateAgainst(schema: object, value: unknown): SchemaIssue[] {
     message,
   }));
 }
+
+/** One line naming each failing path and why, e.g. "/value must be >= -273.15". */
+export function describeIssues(issues: readonly SchemaIssue[]): string {
+  return issues.map((issue) => `${issue.instancePath || "/"} ${issue.message ?? issue.keyword}`).join("; ");
+}

@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ModelDownloadError } from "../../runtime/model-download.js";
 import { ModelFileNotFoundError, ModelLoadError } from "../../runtime/model-errors.js";
 import { openModel } from "../../runtime/open-model.js";
 import { forgeTinyModel } from "../../runtime/tiny-model/forge-tiny-model.js";
@@ -41,5 +42,17 @@ describe("openModel", () => {
     const twoThreads = await openModel({ source: { tiny: 5 }, threads: 2, llama });
     expect(twoThreads.context.currentThreads).toBe(2);
     await twoThreads.dispose();
+  });
+});
+
+describe("model URIs", () => {
+  it("fail fast with a ModelDownloadError when the host is unreachable (offline)", async () => {
+    const started = Date.now();
+    // .invalid never resolves (RFC 2606): the test sends nothing over a network.
+    const attempt = openModel({ source: "hf:someone/some-model/model.gguf", download: { probeUrl: "http://narrowgauge.invalid" }, llama: await testLlama() });
+    await expect(attempt).rejects.toSatisfy(
+      (error) => error instanceof ModelDownloadError && error.uri === "hf:someone/some-model/model.gguf" && /unreachable/.test(error.message),
+    );
+    expect(Date.now() - started).toBeLessThan(6000);
   });
 });

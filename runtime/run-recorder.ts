@@ -1,0 +1,130 @@
+import { partialAnswer } from "./partial-answer.js";
+import type { ModelDescription, PortGeneration } from "./model-port.js";
+import type { RunEndReason, RunEvent, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./run-types.js";
+
+const STATUS: Record<RunEndReason, RunStatus> = {
+  "final-answer": "answered",
+  "max-turns": "failed",
+  stalled: "failed",
+  "model-error": "failed",
+  aborted: "aborted",
+};
+
+type Phase = keyof TurnRecord["ms"];
+
+/** Builds one turn's record; phases are timed where they happen. */
+export class TurnBuilder {
+  readonly record: TurnRecord;
+  private readonly started = performance.now();
+
+  constructor(index: number, visible: TurnRecord["visible"]) {
+    this.record = {
+      index,
+      visible,
+      prompt: { tokens: 0, evaluated: 0 },
+      raw: "",
+      step: null,
+      failure: null,
+      tool: null,
+      generatedTokens: 0,
+      ms: { render: 0, grammar: 0, prompt: 0, sampling: 0, tool: 0, total: 0 },
+    };
+  }
+
+  time<Value>(phase: Phase, work: () => Value): Value {
+    const started = performance.now();
+    try {
+      return work();
+    } finally {
+      this.record.ms[phase] += performance.now() - started;
+    }
+  }
+
+  async timeAsync<Value>(phase: Phase, work: () => Promise<Value>): Promise<Value> {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.record.ms[phase] += performance.now() - started;
+    }
+  }
+
+  generation(generation: PortGeneration): void {
+    this.record.prompt = generation.prompt;
+    this.record.raw = generation.text;
+    this.record.generatedTokens = generation.generatedTokens;
+    this.record.ms.prompt += generation.ms.prompt;
+    this.record.ms.sampling += generation.ms.sampling;
+  }
+
+  close(): TurnRecord {
+    this.record.ms.total = performance.now() - this.started;
+    return this.record;
+  }
+}
+
+/** Accumulates turns and totals, streams events, and ends the run with exactly one reason. */
+export class RunRecorder {
+  private readonly turns: TurnRecord[] = [];
+  private readonly started = performance.now();
+  private ended: RunResult | undefined;
+
+  constructor(
+    private readonly task: string,
+    private readonly model: ModelDescription,
+    private readonly onEvent: ((event: RunEvent) => void) | undefined,
+  ) {}
+
+  emit(event: RunEvent): void {
+    try {
+      this.onEvent?.(event);
+    } catch {
+      // A throwing listener must not break the run it observes.
+    }
+  }
+
+  get calls(): ToolCallRecord[] {
+    return this.turns.flatMap((turn) => (turn.tool ? [turn.tool] : []));
+  }
+
+  commit(turn: TurnBuilder): void {
+    const record = turn.close();
+    this.turns.push(record);
+    this.emit({ type: "turn-end", turn: record });
+  }
+
+  end(reason: RunEndReason, details: { answer?: string; error?: unknown } = {}): RunResult {
+    if (this.ended) return this.ended;
+    const status = STATUS[reason];
+    const sum = (pick: (turn: TurnRecord) => number) => this.turns.reduce((total, turn) => total + pick(turn), 0);
+    const error = details.error;
+    this.ended = {
+      task: this.task,
+      status,
+      answer: status === "answered" ? (details.answer ?? "") : null,
+      partialAnswer: status === "answered" ? null : partialAnswer(this.calls),
+      reason,
+      error:
+        error === undefined
+          ? null
+          : { code: (error as { code?: string }).code ?? "error", message: error instanceof Error ? error.message : String(error) },
+      turns: this.turns,
+      model: this.model,
+      tokens: {
+        prompt: sum((turn) => turn.prompt.tokens),
+        evaluated: sum((turn) => turn.prompt.evaluated),
+        generated: sum((turn) => turn.generatedTokens),
+      },
+      ms: {
+        total: performance.now() - this.started,
+        render: sum((turn) => turn.ms.render),
+        grammar: sum((turn) => turn.ms.grammar),
+        prompt: sum((turn) => turn.ms.prompt),
+        sampling: sum((turn) => turn.ms.sampling),
+        tool: sum((turn) => turn.ms.tool),
+      },
+    };
+    this.emit({ type: "run-end", result: this.ended });
+    return this.ended;
+  }
+}

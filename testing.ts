@@ -1,0 +1,6 @@
+/**
+ * narrowgauge/testing: unit-test an agent with no GGUF. The scripted model
+ * returns the outputs you give it, in order, through the same parsing and
+ * validation as a real model.
+ */
+export { scriptedModel, ScriptExhaustedError, type ScriptedModel, type ScriptedModelOptions, type ScriptedOutput } from "./runtime/scripted-model.js";
