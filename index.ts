@@ -55,3 +55,11 @@ export { DEFAULT_SYSTEM_PROMPT } from "./runtime/native-history.js";
 export type { RunEndReason, RunEvent, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./runtime/run-types.js";
 export type { GenerateRequest, ModelDescription, ModelPort, PortGeneration } from "./runtime/model-port.js";
 export { llamaModelPort, loadModel, type LlamaModelPort } from "./runtime/llama-model-port.js";
+
+// Guards: pure functions over the run state (SPEC G1–G9)
+export { PROFILES, profileForParameters, type GuardProfile, type ProfileName } from "./guards/profiles.js";
+export { decideView, guardPipeline } from "./guards/decide-view.js";
+export { checkCall, type CallVerdict } from "./guards/check-call.js";
+export { checkFinal, type FinalCheck, type FinalVerdict } from "./guards/check-final.js";
+export { groundedNumbers, isGrounded } from "./guards/grounded-numbers.js";
+export type { CallAttempt, CallCheck, Guard, GuardDecision, GuardName, RunState, ToolInfo, View } from "./guards/run-state.js";

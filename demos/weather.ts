@@ -1,18 +1,27 @@
 /**
  * The reference task end to end: "What's the weather in Paris and New York?"
- * with CityWeather, Calculator and ConvertTemperature.
+ * with CityWeather, Calculator and ConvertTemperature. --task asks any other
+ * question over these tools; --require-tool auto lets the freshness judgement
+ * decide whether a tool is needed, e.g. "What's the weather in Paris right
+ * now?" vs "Convert 20 C to F.".
  *
- *   npm run demo -- [--model <path|tiny:SEED|hf:…>] [--seed N] [--temperature T]
+ *   npm run demo -- [--model <path|tiny:SEED|hf:…>] [--profile P] [--seed N] [--temperature T]
  *                   [--max-turns N] [--threads N] [--spy] [--json]
+ *
+ * --profile picks the guard stack (default sub1b, the full stack; none is
+ * architecture B: no thought, no guards).
  *
  * Exit code: 0 answered, 1 failed (or aborted), 2 bad usage or a model that cannot load.
  */
 import { parseArgs } from "node:util";
-import { loadModel, runAgent, type RunEvent, type RunResult } from "../index.js";
+import { loadModel, runAgent, PROFILES, type ProfileName, type RunEvent, type RunResult } from "../index.js";
 import { WEATHER_TASK, weatherTools } from "./weather-tools.js";
 
+// The demo's tools answer weather, arithmetic and temperature questions; --task may ask any of them.
+
 const USAGE =
-  "usage: npm run demo -- [--model <path|tiny:SEED|hf:URI>] [--seed N] [--temperature T] [--max-turns N] [--threads N] [--spy] [--json]";
+  "usage: npm run demo -- [--model <path|tiny:SEED|hf:URI>] [--task TEXT] [--require-tool always|never|auto] [--profile sub1b|mid|large|none]\n" +
+  "                       [--seed N] [--temperature T] [--max-turns N] [--threads N] [--spy] [--json]";
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -25,6 +34,9 @@ function parseOptions() {
     values = parseArgs({
       options: {
         model: { type: "string" },
+        profile: { type: "string", default: "sub1b" },
+        task: { type: "string", default: WEATHER_TASK },
+        "require-tool": { type: "string", default: "always" },
         seed: { type: "string", default: "1" },
         temperature: { type: "string", default: "0" },
         "max-turns": { type: "string", default: "6" },
@@ -47,10 +59,16 @@ function parseOptions() {
     if (!Number.isInteger(value) || value < min) fail(`--${name} must be an integer >= ${min}: ${text}`);
     return value;
   };
+  if (!["always", "never", "auto"].includes(values["require-tool"]!)) fail(`--require-tool must be always, never or auto: ${values["require-tool"]}`);
+  if (!values.task!.trim()) fail("--task must not be empty");
+  if (!(values.profile! in PROFILES)) fail(`--profile must be one of ${Object.keys(PROFILES).join(", ")}: ${values.profile}`);
   const temperature = Number(values.temperature);
   if (!(temperature >= 0)) fail(`--temperature must be a number >= 0: ${values.temperature}`);
   return {
     model: values.model,
+    profile: values.profile as ProfileName,
+    task: values.task!,
+    requireTool: values["require-tool"] as "always" | "never" | "auto",
     seed: integer("seed", values.seed, 0)!,
     temperature,
     maxTurns: integer("max-turns", values["max-turns"], 1)!,
@@ -72,10 +90,22 @@ function printEvent(event: RunEvent, spy: boolean): void {
       console.log(`Model: ${event.model.name} (${event.model.wrapper} format, ${event.model.threads} thread(s))`);
       if (event.model.builtIn) console.log("        built-in tiny model: random weights, so its thoughts and answers are gibberish; only the grammar keeps it on the rails.");
       return;
+    case "judgement": {
+      const { judgement } = event;
+      const value = judgement.value === null ? `unusable (${judgement.failure?.code})` : JSON.stringify(judgement.value);
+      console.log(`\n${judgement.kind} judgement${judgement.turn > 0 ? ` (turn ${judgement.turn})` : ""}: ${value} · ${judgement.prompt.tokens} prompt tokens, ${judgement.generatedTokens} generated`);
+      if (spy && judgement.spy) console.log(`  ── prompt spy ──\n${judgement.spy.prompt}\n  ── grammar ──\n${judgement.spy.grammar}`);
+      return;
+    }
     case "turn-end": {
       const { turn } = event;
       const visible = [...turn.visible.tools, ...(turn.visible.final ? ["FinalAnswer"] : [])].join(", ");
       console.log(`\nturn ${turn.index} · may call: ${visible}`);
+      const narrowed = Object.entries(turn.visible.enums).map(([key, values]) => `${key} ∈ {${values.join(", ")}}`);
+      if (narrowed.length > 0) console.log(`  narrowed: ${narrowed.join(" · ")}`);
+      for (const decision of turn.guards.filter((candidate) => /forced|banned|off$/.test(candidate.effect) || candidate.guard.startsWith("A"))) {
+        console.log(`  ${decision.guard}: ${decision.effect} (${decision.reason})`);
+      }
       console.log(`  prompt ${turn.prompt.tokens} tokens (${turn.prompt.evaluated} evaluated) · ${turn.generatedTokens} generated · ${turn.ms.total.toFixed(0)} ms`);
       if (spy && turn.spy) console.log(`  ── prompt spy ──\n${turn.spy.prompt}\n  ── grammar ──\n${turn.spy.grammar}`);
       if (turn.step) {
@@ -85,7 +115,8 @@ function printEvent(event: RunEvent, spy: boolean): void {
       } else if (turn.failure) {
         console.log(`  unusable output (${turn.failure.code}): ${short(turn.raw)}`);
       }
-      if (turn.tool) console.log(`  ${turn.tool.ok ? "result" : "error"}:  ${short(turn.tool.result, 200)}`);
+      if (turn.tool) console.log(`  ${turn.tool.ok ? "result" : turn.check === "repeat" ? "repeat" : "refused"}:  ${short(turn.tool.result, 200)}`);
+      else if (turn.check && turn.check !== "ok" && turn.check !== "invalid") console.log(`  check:   ${turn.check}`);
       return;
     }
     default:
@@ -95,7 +126,7 @@ function printEvent(event: RunEvent, spy: boolean): void {
 
 function printSummary(result: RunResult): void {
   console.log(`\n${result.status.toUpperCase()} (${result.reason}) after ${result.turns.length} turn(s)`);
-  if (result.answer !== null) console.log(`Answer: ${result.answer}`);
+  if (result.answer !== null) console.log(`Answer${result.unverified ? " (unverified: no tool result supports it)" : ""}: ${result.answer}`);
   if (result.partialAnswer !== null) console.log(result.partialAnswer);
   if (result.error) console.log(`Model error: ${result.error.message}`);
   console.log(
@@ -119,8 +150,10 @@ try {
   const result = await runAgent({
     model,
     tools: weatherTools,
-    task: WEATHER_TASK,
+    task: options.task,
+    requireTool: options.requireTool,
     maxTurns: options.maxTurns,
+    profile: options.profile,
     sampling: { temperature: options.temperature, seed: options.seed },
     spy: options.spy,
     signal: controller.signal,

@@ -13,6 +13,10 @@ export interface ToolDefinition<Name extends string, Params extends TSchema> ext
   run(args: Static<Params>, context: ToolContext): unknown | Promise<unknown>;
   /** Per-call timeout in milliseconds. Defaults to the run's `toolTimeoutMs` (10 000). */
   timeoutMs?: number;
+  /** Other names users write for enum values of the parameters, e.g. { NYC: "New York" } (G1 narrowing). */
+  aliases?: Readonly<Record<string, string>>;
+  /** What the numbers this tool returns are, e.g. "a city temperature": named in provenance feedback (G4). */
+  provides?: string;
 }
 
 export type Tool<Name extends string = string, Params extends TSchema = TSchema> = Readonly<ToolDefinition<Name, Params>>;

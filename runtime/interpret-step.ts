@@ -36,11 +36,19 @@ export function interpretStep(generation: PortGeneration, schema: object, regist
   }
   if (parsed.error instanceof AbortedOutputError) return { kind: "aborted" };
   if (parsed.error instanceof SchemaViolationError) {
+    // The step broke this turn's schema, which guards may have narrowed. Judge
+    // it against the tool's own schema: a call that is well-formed there goes
+    // to the checks, which say precisely what was wrong (hidden, ungrounded,
+    // outside the narrowed domain); the grammar makes these unsampleable for
+    // a real model, the checks hold for any other (scripted, peer loops).
     const step = parsed.error.value as Partial<ParsedStep> | null;
-    const tool = typeof step?.call?.tool === "string" ? registry.get(step.call.tool) : undefined;
-    const issues = tool ? validateAgainst(tool.params, step!.call!.args) : [];
-    if (tool && issues.length > 0) {
-      return { kind: "bad-arguments", step: step as ParsedStep, name: tool.name, args: step!.call!.args, issues, error: parsed.error };
+    const call = step?.call;
+    if (call?.tool === FINAL_ANSWER && typeof call.answer === "string") return { kind: "final", step: step as ParsedStep, answer: call.answer };
+    const tool = typeof call?.tool === "string" ? registry.get(call.tool) : undefined;
+    if (tool) {
+      const issues = validateAgainst(tool.params, call!.args);
+      if (issues.length > 0) return { kind: "bad-arguments", step: step as ParsedStep, name: tool.name, args: call!.args, issues, error: parsed.error };
+      return { kind: "call", step: step as ParsedStep, name: tool.name, args: call!.args };
     }
   }
   return { kind: "invalid", error: parsed.error };

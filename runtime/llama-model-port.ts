@@ -8,6 +8,13 @@ export interface LlamaModelPort extends ModelPort {
   dispose(): Promise<void>;
 }
 
+/** Parameters counted from the GGUF's tensor shapes. */
+function parameterCount(opened: OpenedModel): number | null {
+  const tensors = opened.model.fileInfo.fullTensorInfo;
+  if (!tensors || tensors.length === 0) return null;
+  return tensors.reduce((total, tensor) => total + tensor.dimensions.reduce((product: number, dimension) => product * Number(dimension), 1), 0);
+}
+
 /** Adapts an opened GGUF model to the loop's model port. */
 export function llamaModelPort(opened: OpenedModel): LlamaModelPort {
   const { model } = opened;
@@ -20,6 +27,7 @@ export function llamaModelPort(opened: OpenedModel): LlamaModelPort {
       wrapper: opened.chatWrapper.wrapperName,
       threads: opened.threads,
       builtIn: opened.builtIn,
+      parameters: parameterCount(opened),
     },
     tokenize: (text) => text.tokenize(model.tokenizer),
     detokenizeForSpy: (tokens) => model.detokenize(tokens as never[], true),

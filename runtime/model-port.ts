@@ -12,6 +12,8 @@ export interface ModelDescription {
   threads: number | null;
   /** True for the built-in random-weight model. */
   builtIn: boolean;
+  /** Parameter count, when known (it picks the default guard profile). */
+  parameters: number | null;
 }
 
 export interface GenerateRequest {
@@ -22,7 +24,7 @@ export interface GenerateRequest {
   sampling?: Sampling;
   signal?: AbortSignal;
   /** What this turn allows, for scripted models that react to it. A real model sees only prompt and grammar. */
-  context: { turn: number; visible: { tools: readonly string[]; final: boolean } };
+  context: { turn: number; visible: { tools: readonly string[]; final: boolean }; judgement?: "freshness" | "verdict" };
 }
 
 export interface PortGeneration {

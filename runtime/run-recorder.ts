@@ -1,3 +1,4 @@
+import type { Judgement } from "./answer-gate.js";
 import { partialAnswer } from "./partial-answer.js";
 import type { ModelDescription, PortGeneration } from "./model-port.js";
 import type { RunEndReason, RunEvent, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./run-types.js";
@@ -17,10 +18,12 @@ export class TurnBuilder {
   readonly record: TurnRecord;
   private readonly started = performance.now();
 
-  constructor(index: number, visible: TurnRecord["visible"]) {
+  constructor(index: number, visible: TurnRecord["visible"], guards: TurnRecord["guards"]) {
     this.record = {
       index,
       visible,
+      guards,
+      check: null,
       prompt: { tokens: 0, evaluated: 0 },
       raw: "",
       step: null,
@@ -66,12 +69,14 @@ export class TurnBuilder {
 /** Accumulates turns and totals, streams events, and ends the run with exactly one reason. */
 export class RunRecorder {
   private readonly turns: TurnRecord[] = [];
+  private readonly judgements: Judgement[] = [];
   private readonly started = performance.now();
   private ended: RunResult | undefined;
 
   constructor(
     private readonly task: string,
     private readonly model: ModelDescription,
+    readonly setup: Pick<RunResult, "profile" | "requireTool">,
     private readonly onEvent: ((event: RunEvent) => void) | undefined,
   ) {}
 
@@ -87,16 +92,22 @@ export class RunRecorder {
     return this.turns.flatMap((turn) => (turn.tool ? [turn.tool] : []));
   }
 
+  judgement(judgement: Judgement): void {
+    this.judgements.push(judgement);
+    this.emit({ type: "judgement", judgement });
+  }
+
   commit(turn: TurnBuilder): void {
     const record = turn.close();
     this.turns.push(record);
     this.emit({ type: "turn-end", turn: record });
   }
 
-  end(reason: RunEndReason, details: { answer?: string; error?: unknown } = {}): RunResult {
+  end(reason: RunEndReason, details: { answer?: string; error?: unknown; ungrounded?: number[]; unverified?: boolean } = {}): RunResult {
     if (this.ended) return this.ended;
     const status = STATUS[reason];
     const sum = (pick: (turn: TurnRecord) => number) => this.turns.reduce((total, turn) => total + pick(turn), 0);
+    const sumJudgements = (pick: (judgement: Judgement) => number) => this.judgements.reduce((total, judgement) => total + pick(judgement), 0);
     const error = details.error;
     this.ended = {
       task: this.task,
@@ -104,6 +115,10 @@ export class RunRecorder {
       answer: status === "answered" ? (details.answer ?? "") : null,
       partialAnswer: status === "answered" ? null : partialAnswer(this.calls),
       reason,
+      ...this.setup,
+      ungroundedNumbers: status === "answered" ? (details.ungrounded ?? []) : [],
+      unverified: status === "answered" && (details.unverified ?? false),
+      judgements: this.judgements,
       error:
         error === undefined
           ? null
@@ -111,9 +126,9 @@ export class RunRecorder {
       turns: this.turns,
       model: this.model,
       tokens: {
-        prompt: sum((turn) => turn.prompt.tokens),
-        evaluated: sum((turn) => turn.prompt.evaluated),
-        generated: sum((turn) => turn.generatedTokens),
+        prompt: sum((turn) => turn.prompt.tokens) + sumJudgements((judgement) => judgement.prompt.tokens),
+        evaluated: sum((turn) => turn.prompt.evaluated) + sumJudgements((judgement) => judgement.prompt.evaluated),
+        generated: sum((turn) => turn.generatedTokens) + sumJudgements((judgement) => judgement.generatedTokens),
       },
       ms: {
         total: performance.now() - this.started,
@@ -122,6 +137,7 @@ export class RunRecorder {
         prompt: sum((turn) => turn.ms.prompt),
         sampling: sum((turn) => turn.ms.sampling),
         tool: sum((turn) => turn.ms.tool),
+        judgements: sumJudgements((judgement) => judgement.ms.render + judgement.ms.prompt + judgement.ms.sampling),
       },
     };
     this.emit({ type: "run-end", result: this.ended });

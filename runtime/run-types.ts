@@ -1,3 +1,7 @@
+import type { FinalCheck } from "../guards/check-final.js";
+import type { ProfileName } from "../guards/profiles.js";
+import type { CallCheck, GuardDecision } from "../guards/run-state.js";
+import type { Judgement } from "./answer-gate.js";
 import type { ModelDescription } from "./model-port.js";
 
 /** How a run ended; exactly one per run (DESIGN invariant 5). */
@@ -25,8 +29,22 @@ export interface ToolCallRecord {
 export interface TurnRecord {
   /** 1-based turn number. */
   index: number;
-  /** What the grammar allowed this turn: tool names, and whether FinalAnswer could appear. */
-  visible: { tools: string[]; final: boolean };
+  /**
+   * What the grammar allowed this turn: tool names, whether FinalAnswer could
+   * appear, and parameter domains a guard narrowed ("Tool.param" → values).
+   */
+  visible: { tools: string[]; final: boolean; enums: Record<string, Array<string | number>> };
+  /** Every guard decision behind `visible` (SPEC P2). */
+  guards: GuardDecision[];
+  /**
+   * How the step was judged: "ok", "invalid" (unusable output), a call's
+   * check ("ungrounded", "repeat", "banned", "outside-view", "bad-arguments",
+   * "error"), or a final answer's ("hidden", "ungrounded",
+   * "ungrounded-accepted"). Null when the turn never produced a step.
+   */
+  check: "invalid" | "nudged" | CallCheck | FinalCheck | null;
+  /** For a final answer: numbers in it that no source supports. */
+  ungrounded?: number[];
   /** Prompt length in tokens, and how many were evaluated (not already in the KV cache). */
   prompt: { tokens: number; evaluated: number };
   /** The sampled text, exactly. */
@@ -52,18 +70,33 @@ export interface RunResult {
   /** On failure: what the successful tool calls returned, and nothing else; null when there were none. */
   partialAnswer: string | null;
   reason: RunEndReason;
+  /** The guard profile the run used. */
+  profile: ProfileName | "custom";
+  /** Whether FinalAnswer waited for a successful tool call. */
+  requireTool: boolean;
+  /** Numbers in the accepted answer that no source supports (only possible on a forced final). */
+  ungroundedNumbers: number[];
+  /**
+   * The answer stands on no tool result although the question needed one (a
+   * tool was required, or judged needed, and none succeeded): A5's "answer
+   * with what you know" case.
+   */
+  unverified: boolean;
+  /** The answer gate's model calls (freshness, verdicts), counted in the token and time totals. */
+  judgements: Judgement[];
   /** The model error, when reason is "model-error". */
   error: { code: string; message: string } | null;
   turns: TurnRecord[];
   model: ModelDescription;
   tokens: { prompt: number; evaluated: number; generated: number };
-  ms: { total: number; render: number; grammar: number; prompt: number; sampling: number; tool: number };
+  ms: { total: number; render: number; grammar: number; prompt: number; sampling: number; tool: number; judgements: number };
 }
 
 /** Streamed as the run happens; the same information as the result. */
 export type RunEvent =
   | { type: "run-start"; task: string; tools: string[]; maxTurns: number; model: ModelDescription }
   | { type: "turn-start"; index: number; visible: TurnRecord["visible"] }
+  | { type: "judgement"; judgement: Judgement }
   | { type: "step"; index: number; raw: string; step: TurnRecord["step"]; failure: TurnRecord["failure"] }
   | { type: "tool-start"; index: number; name: string; args: unknown }
   | { type: "tool-end"; index: number; tool: ToolCallRecord }

@@ -16,8 +16,8 @@ export type ScriptedOutput =
 
 export class ScriptExhaustedError extends NarrowgaugeError {
   readonly code = "script-exhausted";
-  constructor(readonly turn: number, readonly length: number) {
-    super(`the scripted model has ${length} outputs; turn ${turn} asked for one more`);
+  constructor(readonly turn: number, readonly length: number, readonly kind: "step" | "judgement" = "step") {
+    super(`the scripted model has ${length} ${kind} outputs; turn ${turn} asked for one more`);
   }
 }
 
@@ -26,6 +26,13 @@ export interface ScriptedModelOptions {
   chatWrapper?: ChatWrapper;
   /** Milliseconds to wait before answering, to test aborts. Defaults to 0. */
   delayMs?: number;
+  /**
+   * Outputs for the answer gate's judgement calls (freshness, verdict), in
+   * order, e.g. `{ needs_current_information: true }` or
+   * `{ verdict: "research", query: "Paris weather" }`. Kept apart from the
+   * steps so a script reads as the agent's turns.
+   */
+  judgements?: readonly ScriptedOutput[];
 }
 
 export interface ScriptedModel extends ModelPort {
@@ -43,11 +50,14 @@ export interface ScriptedModel extends ModelPort {
 export function scriptedModel(outputs: readonly ScriptedOutput[], options: ScriptedModelOptions = {}): ScriptedModel {
   const chatWrapper = options.chatWrapper ?? new ChatMLChatWrapper();
   const requests: ScriptedModel["requests"] = [];
+  const judgements = options.judgements ?? [];
+  let steps = 0;
+  let judged = 0;
   let cached: readonly number[] = [];
   return {
     requests,
     chatWrapper,
-    description: { name: "scripted", file: null, wrapper: chatWrapper.wrapperName, threads: null, builtIn: false },
+    description: { name: "scripted", file: null, wrapper: chatWrapper.wrapperName, threads: null, builtIn: false, parameters: null },
     tokenize: (text: LlamaText) => Array.from(text.toString(), (character) => character.codePointAt(0)!),
     detokenizeForSpy: (tokens) => String.fromCodePoint(...tokens),
     async generate(request): Promise<PortGeneration> {
@@ -59,8 +69,9 @@ export function scriptedModel(outputs: readonly ScriptedOutput[], options: Scrip
       const prompt = { tokens: request.prompt.length, evaluated: request.prompt.length - common };
       if (request.signal?.aborted) return { text: "", stopReason: "aborted", generatedTokens: 0, prompt, ms: { prompt: 0, sampling: 0 } };
 
-      const next = outputs[requests.length - 1];
-      if (next === undefined) throw new ScriptExhaustedError(request.context.turn, outputs.length);
+      const isJudgement = request.context.judgement !== undefined;
+      const next = isJudgement ? judgements[judged++] : outputs[steps++];
+      if (next === undefined) throw new ScriptExhaustedError(request.context.turn, isJudgement ? judgements.length : outputs.length, isJudgement ? "judgement" : "step");
       const output = typeof next === "function" ? next(request) : next;
       const { text, stopReason } =
         typeof output === "string"

@@ -41,6 +41,9 @@ const PRIMITIVE_RULES: Record<string, string> = {
   // code points and cannot be excluded here; parseGeneration catches them.
   // Escapes are exactly JSON.stringify's: \" \\ \b \f \n \r \t and \u00XX.
   "json-char": '[^"\\\\\\x00-\\x1f\\uFFFD\\uD800-\\uDFFF\\U00110000-\\U001FFFFF] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])',
+  "json-char-no-digit": '[^"\\\\\\x00-\\x1f0-9\\uFFFD\\uD800-\\uDFFF\\U00110000-\\U001FFFFF] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])',
+  "json-char-after-number": '[^"\\\\\\x00-\\x1f0-9.\\uFFFD\\uD800-\\uDFFF\\U00110000-\\U001FFFFF] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f]) | "." json-char-no-digit',
+  "json-char-ascii": '[ !#-\\[\\]-~] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])',
   "json-int-digits": '"0" | [1-9] [0-9]{0,20}',
   "json-fraction": '"." [0-9]{1,24}',
   "json-exponent": '"e" [-+] [1-9] [0-9]{0,2}',
@@ -178,11 +181,40 @@ class Compiler {
     return this.rules.add(nameHint, unique.join(" | "));
   }
 
+  /**
+   * G4's answer grammar: free text whose digits can only be the given number
+   * literals, each followed by something that is not a digit (nor a "." and
+   * a digit), so no other number can be written by gluing literals together.
+   * `maxUnits` bounds the units (a character, or a literal with what follows
+   * it); maxLength must allow for the longest unit and is checked by ajv.
+   */
+  private groundedNumberString(node: Schema, path: string): string {
+    const spec = node["x-grounded-numbers"] as { literals?: unknown; maxUnits?: unknown };
+    const literals = Array.isArray(spec?.literals) ? spec.literals : null;
+    const maxUnits = spec?.maxUnits;
+    if (!literals || !literals.every((literal) => typeof literal === "string" && /^\d+(\.\d+)?$/.test(literal)) || typeof maxUnits !== "number" || !Number.isInteger(maxUnits) || maxUnits < 0 || maxUnits > GBNF_REPETITION_LIMIT) {
+      throw new UnsupportedSchemaError("x-grounded-numbers", path, "expects { literals: unsigned decimal strings, maxUnits: integer within the repetition limit }");
+    }
+    const minLength = integerKeyword(node, "minLength", path) ?? 0;
+    if (minLength > 1) throw new UnsupportedSchemaError("minLength", path, "with x-grounded-numbers only minLength 0 or 1 is supported");
+    const prose = this.rules.primitive("json-char-no-digit");
+    const afterLiteral = this.rules.primitive("json-char-after-number");
+    if (literals.length === 0) return sequence('"\\""', repeat(prose, minLength, maxUnits), '"\\""');
+    const literal = this.rules.add("grounded-number", [...new Set(literals as string[])].map((text) => gbnfLiteral(text)).join(" | "));
+    const unit = this.rules.add("answer-unit", `${prose} | ${literal} ${afterLiteral}`);
+    const ending = `${literal} "."?`;
+    if (minLength === 0 || maxUnits === 0) return sequence('"\\""', repeat(unit, 0, maxUnits), `(${ending})?`, '"\\""');
+    // At least one unit, or the text is a single number.
+    return sequence('"\\""', `(${sequence(unit, repeat(unit, 0, maxUnits - 1), `(${ending})?`)} | ${ending})`, '"\\""');
+  }
+
   private string(node: Schema, path: string): string {
+    if (node["x-grounded-numbers"] !== undefined) return this.groundedNumberString(node, path);
     const minLength = integerKeyword(node, "minLength", path) ?? 0;
     const maxLength = integerKeyword(node, "maxLength", path) ?? Math.max(this.defaultMaxLength, minLength);
     if (minLength > maxLength) throw new UnsupportedSchemaError("minLength", path, `minLength ${minLength} exceeds maxLength ${maxLength}`);
-    const characters = repeat(this.rules.primitive("json-char"), minLength, maxLength);
+    if (node["x-ascii"] !== undefined && node["x-ascii"] !== true) throw new UnsupportedSchemaError("x-ascii", path, "must be true");
+    const characters = repeat(this.rules.primitive(node["x-ascii"] === true ? "json-char-ascii" : "json-char"), minLength, maxLength);
     return sequence('"\\""', characters, '"\\""');
   }
 

@@ -34,6 +34,10 @@ export const KEYWORD_SUPPORT: Readonly<Record<string, KeywordSupport>> = {
   multipleOf: "post-check",
   pattern: "post-check",
   uniqueItems: "post-check",
+  // narrowgauge's own: digits in this string only as the given number literals (G4's answer grammar).
+  "x-grounded-numbers": "grammar",
+  // narrowgauge's own: the string is printable ASCII only (no byte tokens, so never invalid UTF-8).
+  "x-ascii": "grammar",
   title: "annotation",
   description: "annotation",
   default: "annotation",

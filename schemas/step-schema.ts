@@ -26,6 +26,21 @@ export interface StepSchemaOptions<Tools extends readonly ToolSchemaSpec[], Thou
   thoughtMaxLength?: number;
   /** Cap on the final answer, in code points. Defaults to 400. */
   answerMaxLength?: number;
+  /**
+   * When set, the answer's grammar admits digits only as these numbers (G4:
+   * grounded numbers), each not followed by another digit. The cap then
+   * counts units (a character, or a number with the character after it).
+   */
+  answerNumbers?: readonly number[] | null;
+}
+
+/** The answer string's schema; with grounded numbers, carries the grammar extension keyword. */
+function answerSchema(maxLength: number, numbers: readonly number[] | null | undefined): TSchema {
+  // An empty answer is never an answer: at least one character, in the grammar.
+  if (!numbers) return Type.String({ minLength: 1, maxLength });
+  const literals = [...new Set(numbers.filter((number) => Number.isFinite(number)).map((number) => String(Math.abs(number))).filter((text) => /^\d+(\.\d+)?$/.test(text)))];
+  const longestUnit = Math.max(1, ...literals.map((literal) => literal.length + 2));
+  return Type.String({ minLength: 1, maxLength: maxLength * longestUnit, "x-grounded-numbers": { literals, maxUnits: maxLength } });
 }
 
 export type ToolCallBranch<Tool> =
@@ -73,7 +88,7 @@ const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 export function buildStepSchema<const Tools extends readonly ToolSchemaSpec[], const Thought extends boolean = true>(
   options: StepSchemaOptions<Tools, Thought>,
 ): StepSchema<Tools, Thought> {
-  const { tools, final = true, thought = true as Thought, thoughtMaxLength = 200, answerMaxLength = 400 } = options;
+  const { tools, final = true, thought = true as Thought, thoughtMaxLength = 200, answerMaxLength = 400, answerNumbers } = options;
   const seen = new Set<string>();
   for (const tool of tools) {
     if (!TOOL_NAME.test(tool.name)) throw new ToolNameError(tool.name, "must be an identifier of at most 64 characters");
@@ -82,7 +97,7 @@ export function buildStepSchema<const Tools extends readonly ToolSchemaSpec[], c
     seen.add(tool.name);
   }
   const branches: TSchema[] = tools.map((tool) => Type.Object({ tool: Type.Literal(tool.name), args: tool.params }));
-  if (final) branches.push(Type.Object({ tool: Type.Literal(FINAL_ANSWER), answer: Type.String({ maxLength: answerMaxLength }) }));
+  if (final) branches.push(Type.Object({ tool: Type.Literal(FINAL_ANSWER), answer: answerSchema(answerMaxLength, answerNumbers) }));
   if (branches.length === 0) throw new EmptyStepError();
   const call = branches.length === 1 ? branches[0]! : Type.Union(branches);
   const properties: Record<string, TSchema> = thought ? { thought: Type.String({ maxLength: thoughtMaxLength }), call } : { call };

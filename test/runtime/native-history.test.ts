@@ -21,7 +21,7 @@ const families: Array<[string, ChatWrapper, string[]]> = [
 describe("native history across chat families", () => {
   it.each(families)("renders past steps in %s's own function-call format, with the same prefix every turn", async (_family, chatWrapper, expected) => {
     const model = scriptedModel(steps, { chatWrapper });
-    const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK });
+    const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "mid" });
     expect(result.status).toBe("answered");
     const [first, second, third] = model.requests.map((request) => request.promptText) as [string, string, string];
     for (const fragment of expected) expect(second).toContain(fragment);

@@ -2,10 +2,15 @@ import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { calculator, cityWeather, convertTemperature, WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { defineTool } from "../../runtime/define-tool.js";
-import { runAgent } from "../../runtime/run-agent.js";
+import { PROFILES } from "../../guards/profiles.js";
+import { runAgent as runGuarded, type RunAgentOptions } from "../../runtime/run-agent.js";
 import type { RunEvent } from "../../runtime/run-types.js";
 import { scriptedModel } from "../../runtime/scripted-model.js";
 import { TRUNCATION_MARKER } from "../../runtime/tool-observation.js";
+
+/** These tests pin the loop itself: thought on, every guard off (the guards have their own tests). */
+const UNGUARDED = { ...PROFILES.none, thought: true };
+const runAgent = (options: RunAgentOptions) => runGuarded({ profile: UNGUARDED, ...options });
 
 const call = (tool: string, args: unknown, thought = `calling ${tool}`) => ({ thought, call: { tool, args } });
 const final = (answer: string, thought = "done") => ({ thought, call: { tool: "FinalAnswer", answer } });
@@ -21,7 +26,7 @@ describe("runAgent with the scripted model", () => {
     expect(result).toMatchObject({ status: "answered", reason: "final-answer", answer: "Paris: 18°C, light rain. New York: 24°C, sunny.", partialAnswer: null, task: WEATHER_TASK });
     expect(result.turns).toHaveLength(3);
     expect(result.turns[0]!.tool).toEqual({ name: "CityWeather", args: { city: "Paris" }, ok: true, result: { city: "Paris", temperatureC: 18, conditions: "light rain", humidity: 82 } });
-    expect(result.turns[0]!.visible).toEqual({ tools: ["CityWeather", "Calculator", "ConvertTemperature"], final: true });
+    expect(result.turns[0]!.visible).toEqual({ tools: ["CityWeather", "Calculator", "ConvertTemperature"], final: true, enums: {} });
     // The second prompt shows the first step natively: the thought, then the wrapper's call and result syntax.
     const second = model.requests[1]!.promptText;
     expect(second).toContain('<|im_start|>assistant\nI need Paris first.||call: CityWeather({"city": "Paris"})\n||result: {"city": "Paris", "temperatureC": 18');

@@ -158,3 +158,37 @@ describe("compileGbnf: acceptance (llama.cpp as the oracle)", () => {
     expect(await grammarAccepts(grammar, '"\uFFFD"')).toBe(false);
   });
 });
+
+describe("compileGbnf: the grounded-number answer grammar (G4)", () => {
+  const schema = buildStepSchema({ tools: [], answerNumbers: [18, 24, 64.4, -5], answerMaxLength: 60 });
+  const answerOf = (answer: string) => JSON.stringify({ thought: "", call: { tool: "FinalAnswer", answer } });
+
+  it("admits grounded numbers in prose, followed by anything but another digit", async () => {
+    const grammar = compileGbnf(schema);
+    for (const answer of ["Paris 18°C, New York 24°C.", "It is 64.4 F.", "Low of -5 tonight", "18", "Ends with 24.", "no numbers at all", "18.\nNext"]) {
+      expect(await grammarAccepts(grammar, answerOf(answer)), answer).toBe(true);
+      expect(validateAgainst(schema, JSON.parse(answerOf(answer))), answer).toEqual([]);
+    }
+  });
+
+  it("makes every other number unsampleable, including numbers glued from grounded ones", async () => {
+    const grammar = compileGbnf(schema);
+    for (const answer of ["25 degrees", "1824", "18.5", "180", "24 and 1", "6", "64.44", "18.24", ""]) {
+      expect(await grammarAccepts(grammar, answerOf(answer)), answer).toBe(false);
+    }
+  });
+
+  it("forbids all digits when nothing is grounded yet", async () => {
+    const grammar = compileGbnf(buildStepSchema({ tools: [], answerNumbers: [] }));
+    expect(await grammarAccepts(grammar, answerOf("none found"))).toBe(true);
+    expect(await grammarAccepts(grammar, answerOf("it is 7"))).toBe(false);
+  });
+});
+
+describe("compileGbnf: x-ascii strings", () => {
+  it("admit printable ASCII and JSON escapes only", async () => {
+    const grammar = compileGbnf(Type.String({ maxLength: 20, "x-ascii": true }));
+    for (const text of ["Paris weather now", 'say "hi"\\', "tab\there"]) expect(await grammarAccepts(grammar, JSON.stringify(text)), text).toBe(true);
+    for (const text of ["café", "😀", "Zürich"]) expect(await grammarAccepts(grammar, JSON.stringify(text)), text).toBe(false);
+  });
+});

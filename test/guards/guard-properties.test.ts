@@ -1,0 +1,123 @@
+import fc from "fast-check";
+import type { ChatHistoryItem } from "node-llama-cpp";
+import { afterAll, describe, expect, it } from "vitest";
+import { CITIES, WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
+import { llamaModelPort, type LlamaModelPort } from "../../runtime/llama-model-port.js";
+import type { GenerateRequest } from "../../runtime/model-port.js";
+import { openModel } from "../../runtime/open-model.js";
+import { runAgent } from "../../runtime/run-agent.js";
+import { scriptedModel } from "../../runtime/scripted-model.js";
+import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../helpers/fixture.js";
+import { expectGuardInvariants, rewritableTail } from "../helpers/guard-invariants.js";
+import { testLlama } from "../helpers/llama.js";
+
+const TASKS = [WEATHER_TASK, "Convert 20 C to F.", "What is 12 times 7?", "Is it raining in Londres?", "Weather in NYC in Fahrenheit?"];
+const NUMBERS = [18, 20, 24, 25, 0, 7, 12, 77, 64.4, -3];
+
+/** One random move of an adversarial scripted model, resolved against what the turn allows. */
+const move = fc.oneof(
+  fc.record({ kind: fc.constant("visible-tool" as const), pick: fc.nat(), city: fc.constantFrom(...CITIES, "Londres"), a: fc.constantFrom(...NUMBERS), b: fc.constantFrom(...NUMBERS) }),
+  fc.record({ kind: fc.constant("any-tool" as const), pick: fc.nat(), city: fc.constantFrom(...CITIES), a: fc.constantFrom(...NUMBERS), b: fc.constantFrom(...NUMBERS) }),
+  fc.record({ kind: fc.constant("final" as const), answer: fc.oneof(fc.constant("Paris 18°C, New York 24°C."), fc.constant("It is 25 degrees."), fc.string({ minLength: 1, maxLength: 20 })) }),
+  fc.constant({ kind: "garbage" as const }),
+  fc.constant({ kind: "truncated" as const }),
+);
+type Move = typeof move extends fc.Arbitrary<infer T> ? T : never;
+
+function output(chosen: Move, request: GenerateRequest): Record<string, unknown> | string {
+  switch (chosen.kind) {
+    case "garbage":
+      return "{not a step";
+    case "truncated":
+      return '{"thought":"aaaa';
+    case "final":
+      return { thought: "done", call: { tool: "FinalAnswer", answer: chosen.answer } };
+    default: {
+      const names = chosen.kind === "visible-tool" && request.context.visible.tools.length > 0 ? request.context.visible.tools : weatherTools.map((tool) => tool.name);
+      const name = names[chosen.pick % names.length]!;
+      const args = name === "CityWeather" ? { city: chosen.city } : name === "Calculator" ? { a: chosen.a, op: "*", b: chosen.b } : { value: chosen.a, from: "C", to: "F" };
+      return { thought: "", call: { tool: name, args } };
+    }
+  }
+}
+
+/** Renders a history as the loop does (ending at the model's turn) with a port's wrapper and tokenizer. */
+const renderWith = (port: Pick<LlamaModelPort, "chatWrapper" | "tokenize">) => (history: ChatHistoryItem[]) =>
+  port.tokenize(port.chatWrapper.generateContextState({ chatHistory: [...history, { type: "model", response: [] }] }).contextText);
+
+describe("guard invariants under random scripted behaviour (property)", () => {
+  it("hold for every run with the full profile", async () => {
+    const opener = rewritableTail(renderWith(scriptedModel([])));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...TASKS), fc.array(move, { minLength: 8, maxLength: 8 }), fc.integer({ min: 2, max: 8 }), async (task, moves, maxTurns) => {
+        const model = scriptedModel(moves.map((chosen) => (request: GenerateRequest) => output(chosen, request)));
+        const result = await runAgent({ model, tools: weatherTools, task, profile: "sub1b", maxTurns });
+        expectGuardInvariants(result, { maxTurns, prompts: model.requests.map((request) => request.prompt), openerLength: opener });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("guard invariants on random-weight models (property)", () => {
+  const ports: LlamaModelPort[] = [];
+  afterAll(async () => {
+    for (const port of ports) await port.dispose();
+  });
+
+  async function runOn(port: LlamaModelPort, task: string, maxTurns: number, sampling: { temperature?: number; seed?: number }) {
+    const prompts: Array<readonly number[]> = [];
+    const generate = port.generate.bind(port);
+    const recording = { ...port, generate: (request: GenerateRequest) => (prompts.push(request.prompt), generate(request)) };
+    const result = await runAgent({ model: recording, tools: weatherTools, task, profile: "sub1b", maxTurns, sampling, thoughtMaxLength: 48, answerMaxLength: 64 });
+    const opener = rewritableTail(renderWith(port));
+    expectGuardInvariants(result, { maxTurns, prompts, openerLength: opener });
+    return result;
+  }
+
+  it("hold on the built-in tiny model across weight seeds and tasks", async () => {
+    const llama = await testLlama();
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 1000 }), fc.constantFrom(...TASKS), async (seed, task) => {
+        const port = llamaModelPort(await openModel({ source: { tiny: seed }, llama }));
+        try {
+          await runOn(port, task, 5, {});
+        } finally {
+          await port.dispose();
+        }
+      }),
+      { numRuns: 16 },
+    );
+  });
+
+  it.skipIf(!hasLlama2Fixture)("hold on the Llama-2 fixture across sampling seeds", async () => {
+    const port = llamaModelPort(await openModel({ source: LLAMA2_FIXTURE, llama: await testLlama() }));
+    ports.push(port);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 1000 }), fc.constantFrom(...TASKS), async (seed, task) => {
+        await runOn(port, task, 4, { temperature: 1, seed });
+      }),
+      { numRuns: 6 },
+    );
+  });
+
+  it("make 'Londres' come out as London on every tiny-model seed (G1: the alias narrows the domain to one city)", async () => {
+    const llama = await testLlama();
+    let calls = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      const port = llamaModelPort(await openModel({ source: { tiny: seed }, llama }));
+      try {
+        const result = await runAgent({ model: port, tools: weatherTools, task: "Is it raining in Londres?", profile: "sub1b", maxTurns: 2, thoughtMaxLength: 32, answerMaxLength: 32 });
+        const call = result.turns[0]!.step?.call;
+        if (call) {
+          calls++;
+          expect(call).toEqual({ tool: "CityWeather", args: { city: "London" } });
+        }
+      } finally {
+        await port.dispose();
+      }
+    }
+    // Turn 1 offers CityWeather alone; an unusable output is the only way not to call it.
+    expect(calls).toBeGreaterThanOrEqual(3);
+  });
+});

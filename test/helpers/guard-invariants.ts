@@ -1,0 +1,68 @@
+import type { ChatHistoryItem } from "node-llama-cpp";
+import { expect } from "vitest";
+import { groundedNumbers, isGrounded, numericLeaves } from "../../guards/grounded-numbers.js";
+import type { RunResult } from "../../runtime/run-types.js";
+
+const REASONS = ["final-answer", "max-turns", "stalled", "model-error", "aborted"];
+
+/**
+ * How many tokens at the end of a prompt the next turn may render
+ * differently: the model-turn opener, which a following model response or
+ * user note re-renders (Llama-2 merges consecutive user turns, for instance).
+ */
+export function rewritableTail(render: (history: ChatHistoryItem[]) => readonly number[]): number {
+  const base: ChatHistoryItem[] = [{ type: "system", text: "s" }, { type: "user", text: "x" }];
+  const prompt = render(base);
+  const continuations: ChatHistoryItem[][] = [
+    [...base, { type: "model", response: ["y"] }, { type: "user", text: "z" }],
+    [...base, { type: "user", text: "z" }],
+  ];
+  return Math.max(
+    ...continuations.map((continuation) => {
+      const next = render(continuation);
+      let common = 0;
+      while (common < prompt.length && prompt[common] === next[common]) common++;
+      return prompt.length - common;
+    }),
+  );
+}
+
+/** The full profile's promises (issue 4), checked on any run whatever the model did. */
+export function expectGuardInvariants(result: RunResult, options: { maxTurns: number; prompts: ReadonlyArray<readonly number[]>; openerLength: number }): void {
+  expect(REASONS).toContain(result.reason);
+  expect(result.turns.length).toBeLessThanOrEqual(options.maxTurns);
+  expect(result.status === "answered").toBe(result.answer !== null);
+  if (result.status !== "answered") expect(result.answer).toBeNull();
+
+  const banned = new Set<string>();
+  let succeeded = false;
+  const results: Array<{ check: "ok"; result: unknown }> = [];
+  for (const turn of result.turns) {
+    // A banned tool never comes back.
+    for (const tool of banned) expect(turn.visible.tools, `turn ${turn.index}: ${tool} was banned`).not.toContain(tool);
+    for (const decision of turn.guards) {
+      const match = /^(\w+) banned$/.exec(decision.effect);
+      if (match) banned.add(match[1]!);
+    }
+    // FinalAnswer is never offered before a tool succeeded, except as a forced final (tools off the table).
+    if (result.requireTool && !succeeded && turn.visible.final) expect(turn.visible.tools, `turn ${turn.index}`).toEqual([]);
+    // No call with an ungrounded number is executed.
+    if (turn.tool && (turn.check === "ok" || turn.check === "error")) {
+      const grounded = groundedNumbers({ task: result.task, calls: results.map((entry) => ({ ...entry, turn: 0, name: "", args: {}, key: "" })) });
+      for (const number of numericLeaves(turn.tool!.args)) expect(isGrounded(number, grounded), `turn ${turn.index}: ${number} executed ungrounded`).toBe(true);
+    }
+    if (turn.tool && turn.check === "ok") {
+      succeeded = true;
+      results.push({ check: "ok", result: turn.tool!.result });
+    }
+  }
+
+  // Guards append; they never rewrite: each prompt extends the previous one up to its model-turn opener.
+  for (let index = 1; index < options.prompts.length; index++) {
+    const before = options.prompts[index - 1]!;
+    const after = options.prompts[index]!;
+    let common = 0;
+    while (common < before.length && common < after.length && before[common] === after[common]) common++;
+    expect(common, `prompt ${index + 1} rewrote earlier text`).toBeGreaterThanOrEqual(before.length - options.openerLength);
+  }
+}
