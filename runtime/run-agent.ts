@@ -9,12 +9,13 @@ import type { Tool } from "./define-tool.js";
 import { askFreshness, gateFinalAnswer } from "./answer-gate.js";
 import { interpretStep, invalidStepFeedback, type StepOutcome } from "./interpret-step.js";
 import type { ModelPort, PortGeneration } from "./model-port.js";
-import { callItem, DEFAULT_SYSTEM_PROMPT, documentedFunctions, feedbackItem, initialHistory } from "./native-history.js";
+import { callItem, DEFAULT_SYSTEM_PROMPT, documentedFunctions, feedbackItem, initialHistory, renderHistory } from "./native-history.js";
 import { RunRecorder, TurnBuilder } from "./run-recorder.js";
 import type { RunEvent, RunResult } from "./run-types.js";
 import type { Sampling } from "./sampling.js";
 import { RunAbortedSignal, ToolRegistry } from "./tool-registry.js";
-import { prepareTurnInput, type TurnInput, type TurnInputContext } from "./turn-input.js";
+import { prepareTurnInput, shownHistory, type TurnInput, type TurnInputContext } from "./turn-input.js";
+import { sampleTwoPhase } from "./two-phase.js";
 
 export interface RunAgentOptions {
   /** The model: `await loadModel(…)`, or `scriptedModel(…)` from narrowgauge/testing. */
@@ -39,6 +40,14 @@ export interface RunAgentOptions {
    * Defaults to "always".
    */
   requireTool?: "always" | "never" | "auto";
+  /**
+   * How past steps are shown: "native" (SPEC S2, the model's own function
+   * calls and results) or "digest" (architecture A: one plain-text summary
+   * rebuilt each turn). Defaults to "native"; "digest" exists to measure it.
+   */
+  history?: "native" | "digest";
+  /** Architecture A's two calls per step: pick the tool, then fill its arguments. Defaults to false. */
+  twoPhase?: boolean;
   /** Nudges the answer gate may send per run (A4). Defaults to 2. */
   gateBudget?: number;
   /** Tools documented to the model but never offered this run (A5). */
@@ -86,7 +95,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const { name: profileName, profile } = resolveProfile(options.profile, model);
   const history: ChatHistoryItem[] = initialHistory(options.system ?? DEFAULT_SYSTEM_PROMPT, task);
   const context: TurnInputContext = {
-    model, registry, history, profile, notesGiven: new Set(),
+    model, registry, history, profile, notesGiven: new Set(), historyMode: options.history ?? "native",
     functions: documentedFunctions(registry),
     stepOptions: { thoughtMaxLength: options.thoughtMaxLength, answerMaxLength: options.answerMaxLength },
   };
@@ -136,11 +145,14 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     run.emit({ type: "turn-start", index, visible });
 
     let generation: PortGeneration;
+    const request = { maxTokens: options.maxTokensPerStep ?? 1024, sampling: options.sampling, signal, context: { turn: index, visible } };
     try {
-      generation = await model.generate({
-        prompt: input.prompt, gbnf: input.gbnf, maxTokens: options.maxTokensPerStep ?? 1024,
-        sampling: options.sampling, signal, context: { turn: index, visible },
-      });
+      generation = options.twoPhase
+        ? await sampleTwoPhase(model, request, {
+            ...input,
+            render: ({ raw, ask }) => renderHistory(model, [...shownHistory(context), { type: "model", response: [raw] }, feedbackItem(ask)], context.functions),
+          })
+        : await model.generate({ ...request, prompt: input.prompt, gbnf: input.gbnf });
     } catch (error) {
       return run.end(signal?.aborted ? "aborted" : "model-error", { error });
     }

@@ -6,8 +6,14 @@ import { cachedGbnf } from "../schemas/grammar-cache.js";
 import { narrowParams } from "../schemas/narrow-params.js";
 import { buildStepSchema, type StepSchema, type ToolSchemaSpec } from "../schemas/step-schema.js";
 import type { ModelPort } from "./model-port.js";
+import { digestHistory } from "./digest-history.js";
 import { feedbackItem, renderHistory } from "./native-history.js";
 import type { ToolRegistry } from "./tool-registry.js";
+
+/** The history as the model is shown it: native, or architecture A's digest. */
+export function shownHistory(context: Pick<TurnInputContext, "history" | "historyMode">): ChatHistoryItem[] {
+  return context.historyMode === "digest" ? digestHistory(context.history) : context.history;
+}
 
 export interface TurnInput {
   view: View;
@@ -27,6 +33,8 @@ export interface TurnInputContext {
   /** Notes already appended: each is appended once per run. */
   notesGiven: Set<string>;
   profile: GuardProfile;
+  /** "native" (SPEC S2) or "digest" (architecture A: rebuilt plain text each turn). */
+  historyMode: "native" | "digest";
   stepOptions: { thoughtMaxLength?: number; answerMaxLength?: number };
 }
 
@@ -62,6 +70,6 @@ export function prepareTurnInput(context: TurnInputContext, state: RunState): Tu
   });
   const gbnf = cachedGbnf(schema);
   const grammarMs = performance.now() - started;
-  const prompt = renderHistory(context.model, context.history, context.functions);
+  const prompt = renderHistory(context.model, shownHistory(context), context.functions);
   return { view, decisions, schema, gbnf, prompt, ms: { grammar: grammarMs, render: performance.now() - started - grammarMs } };
 }

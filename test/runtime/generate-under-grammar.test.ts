@@ -6,7 +6,7 @@ import { buildStepSchema, type Step } from "../../schemas/step-schema.js";
 import { grammarAccepts } from "../helpers/grammar-acceptance.js";
 import { testLlama } from "../helpers/llama.js";
 import { taskPrompt } from "../helpers/prompt.js";
-import { weatherToolSpecs } from "../helpers/weather-tools.js";
+import { weatherTools as weatherToolSpecs } from "../../demos/weather-tools.js";
 
 const stepSchema = buildStepSchema({ tools: weatherToolSpecs });
 

@@ -7,7 +7,7 @@ import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../helpers/fixture.js";
 import { grammarAccepts } from "../helpers/grammar-acceptance.js";
 import { testLlama } from "../helpers/llama.js";
 import { taskPrompt } from "../helpers/prompt.js";
-import { weatherToolSpecs } from "../helpers/weather-tools.js";
+import { weatherTools as weatherToolSpecs } from "../../demos/weather-tools.js";
 
 describe.skipIf(!hasLlama2Fixture)("the third-party Llama-2 fixture (real SentencePiece tokenizer)", () => {
   it("samples valid steps under the step grammar, greedy and at temperature 1", async () => {

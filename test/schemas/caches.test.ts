@@ -4,7 +4,7 @@ import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { buildStepSchema } from "../../schemas/step-schema.js";
 import { validatorFor } from "../../schemas/validator-cache.js";
 import { testLlama } from "../helpers/llama.js";
-import { weatherToolSpecs } from "../helpers/weather-tools.js";
+import { weatherTools as weatherToolSpecs } from "../../demos/weather-tools.js";
 
 describe("compile caches", () => {
   it("reuses one ajv validator for equal schemas rebuilt as new objects (the loop rebuilds the step schema every turn)", () => {

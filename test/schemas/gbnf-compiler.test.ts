@@ -5,7 +5,7 @@ import { buildStepSchema } from "../../schemas/step-schema.js";
 import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
 import { validateAgainst } from "../../schemas/validator-cache.js";
 import { grammarAccepts } from "../helpers/grammar-acceptance.js";
-import { weatherToolSpecs } from "../helpers/weather-tools.js";
+import { weatherTools as weatherToolSpecs } from "../../demos/weather-tools.js";
 
 describe("compileGbnf: grammar text", () => {
   it("compiles the weather step schema to compact JSON in key order, thought first", () => {

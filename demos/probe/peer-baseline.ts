@@ -1,0 +1,99 @@
+import { LlamaChat, type ChatHistoryItem, type ChatModelFunctions } from "node-llama-cpp";
+import type { Tool } from "../../runtime/define-tool.js";
+import type { LlamaModelPort } from "../../runtime/llama-model-port.js";
+import { DEFAULT_SYSTEM_PROMPT, documentedFunctions } from "../../runtime/native-history.js";
+import { RunRecorder, TurnBuilder } from "../../runtime/run-recorder.js";
+import type { RunEvent, RunResult } from "../../runtime/run-types.js";
+import type { Sampling } from "../../runtime/sampling.js";
+import { ToolRegistry } from "../../runtime/tool-registry.js";
+
+export interface PeerRunOptions {
+  model: LlamaModelPort;
+  tools: readonly Tool[];
+  task: string;
+  maxTurns: number;
+  sampling?: Sampling;
+  maxTokensPerStep?: number;
+  signal?: AbortSignal;
+  onEvent?: (event: RunEvent) => void;
+}
+
+/** A call-shaped name in free text that is not a tool: `weather_api({…})` or `"name": "weather_api"`. */
+const CALL_SHAPES = [/([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*\{/g, /"name"\s*:\s*"([A-Za-z_][A-Za-z0-9_]*)"/g];
+
+export function inventedToolNames(text: string, known: readonly string[]): string[] {
+  const names = CALL_SHAPES.flatMap((pattern) => Array.from(text.matchAll(pattern), (match) => match[1]!));
+  return [...new Set(names.filter((name) => !known.includes(name)))];
+}
+
+/**
+ * Architecture P, the peer baseline: node-llama-cpp's own function calling
+ * (LlamaChat with `functions`), the free-text loop most projects run today.
+ * No step grammar, no thought, no guards: the model writes text, and may
+ * call a function in its wrapper's syntax; any reply without a call is the
+ * answer. Each model response is one turn. The result has runAgent's shape so
+ * the probe scores both the same way.
+ */
+export async function runPeerBaseline(options: PeerRunOptions): Promise<{ result: RunResult; inventedToolNames: string[] }> {
+  const { model, task, maxTurns, signal } = options;
+  const registry = new ToolRegistry(options.tools);
+  // Handler-less functions: the calls come back to us and run through the same registry as narrowgauge's.
+  const functions = documentedFunctions(registry) as ChatModelFunctions;
+  delete (functions as Record<string, unknown>).FinalAnswer;
+  const chat = new LlamaChat({ contextSequence: model.opened.sequence, chatWrapper: model.chatWrapper, autoDisposeSequence: false });
+  const run = new RunRecorder(task, model.description, { profile: "none", requireTool: false }, options.onEvent);
+  const invented = new Set<string>();
+  let history: ChatHistoryItem[] = [{ type: "system", text: DEFAULT_SYSTEM_PROMPT }, { type: "user", text: task }, { type: "model", response: [] }];
+  const meter = model.opened.sequence.tokenMeter;
+  try {
+    for (let index = 1; index <= maxTurns; index++) {
+      if (signal?.aborted) return { result: run.end("aborted"), inventedToolNames: [...invented] };
+      const turn = new TurnBuilder(index, { tools: registry.names, final: true, enums: {} }, []);
+      const before = { input: meter.usedInputTokens, output: meter.usedOutputTokens };
+      const started = performance.now();
+      const response = await chat.generateResponse(history, {
+        functions,
+        documentFunctionParams: true,
+        maxParallelFunctionCalls: 1,
+        maxTokens: options.maxTokensPerStep ?? 1024,
+        temperature: options.sampling?.temperature ?? 0,
+        seed: options.sampling?.seed,
+        topK: options.sampling?.topK,
+        topP: options.sampling?.topP,
+        signal,
+        stopOnAbortSignal: true,
+      });
+      const call = response.functionCalls?.[0];
+      turn.record.raw = response.response + (call ? `${JSON.stringify(call.raw)}` : "");
+      turn.record.prompt = { tokens: model.opened.sequence.contextTokens.length, evaluated: meter.usedInputTokens - before.input };
+      turn.record.generatedTokens = meter.usedOutputTokens - before.output;
+      turn.record.ms.sampling = performance.now() - started;
+      for (const name of inventedToolNames(response.response, registry.names)) invented.add(name);
+      history = response.lastEvaluation.cleanHistory;
+      if (!call) {
+        turn.record.step = { call: { tool: "FinalAnswer", answer: response.response } };
+        turn.record.check = "ok";
+        run.commit(turn);
+        if (response.metadata.stopReason === "abort") return { result: run.end("aborted"), inventedToolNames: [...invented] };
+        return { result: run.end("final-answer", { answer: response.response.trim() }), inventedToolNames: [...invented] };
+      }
+      const observation = await turn.timeAsync("tool", () =>
+        registry.execute(call.functionName, call.params, { signal: signal ?? new AbortController().signal, turn: index, timeoutMs: 10_000, maxResultChars: 2000 }),
+      );
+      const badArguments = !observation.ok && String((observation.result as { error: string }).error).startsWith("invalid arguments");
+      turn.record.check = observation.ok ? "ok" : badArguments ? "bad-arguments" : "error";
+      turn.record.step = { call: { tool: call.functionName, args: call.params } };
+      turn.record.tool = { name: call.functionName, args: call.params, ok: observation.ok, result: observation.result };
+      const last = history.at(-1);
+      if (last?.type === "model") {
+        last.response.push({ type: "functionCall", name: call.functionName, params: call.params, result: observation.result, rawCall: call.raw });
+      }
+      run.commit(turn);
+    }
+    return { result: run.end("max-turns"), inventedToolNames: [...invented] };
+  } catch (error) {
+    return { result: run.end(signal?.aborted ? "aborted" : "model-error", { error }), inventedToolNames: [...invented] };
+  } finally {
+    chat.dispose({ disposeSequence: false });
+  }
+}

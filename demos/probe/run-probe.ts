@@ -1,0 +1,93 @@
+import { stat } from "node:fs/promises";
+import { GgufFileType } from "node-llama-cpp";
+import type { ProfileName } from "../../guards/profiles.js";
+import type { LlamaModelPort } from "../../runtime/llama-model-port.js";
+import { runAgent } from "../../runtime/run-agent.js";
+import type { RunResult } from "../../runtime/run-types.js";
+import { samplingPresetFor } from "../../runtime/sampling-presets.js";
+import { runPeerBaseline } from "./peer-baseline.js";
+import { toolsFor } from "./probe-tools.js";
+import { probeRun, summarise, type Architecture, type ProbeModel, type ProbeReport, type ProbeRun } from "./report.js";
+import type { Scenario } from "./scenario.js";
+import { scoreRun } from "./score.js";
+
+export interface ProbeOptions {
+  model: LlamaModelPort;
+  scenarios: readonly Scenario[];
+  architectures: readonly Architecture[];
+  /** C's guard profile. Defaults to the profile for the model's size. */
+  profile?: ProfileName;
+  /** Record the exact prompts in every run's result. Defaults to false. */
+  spy?: boolean;
+  /** Overrides the family preset; greedy unless the family documents otherwise. */
+  sampling?: ProbeModel["sampling"];
+  onProgress?: (line: string) => void;
+}
+
+/** The GGUF's quantisation: its declared file type, or the tensor types when it declares none. */
+function quantisation(model: LlamaModelPort): string {
+  const fileType = model.opened.model.fileInfo.metadata.general?.file_type;
+  if (fileType !== undefined) return GgufFileType[fileType] ?? `file type ${fileType}`;
+  const tensors = model.opened.model.fileInfo.fullTensorInfo ?? [];
+  return tensors.every((tensor) => tensor.ggmlType === 0) ? "F32" : "mixed";
+}
+
+export async function describeProbeModel(model: LlamaModelPort, sampling?: ProbeModel["sampling"]): Promise<ProbeModel> {
+  const general = model.opened.model.fileInfo.metadata.general;
+  const preset = samplingPresetFor({ architecture: general?.architecture, name: general?.name });
+  return {
+    name: model.description.name,
+    file: model.opened.file,
+    wrapper: model.description.wrapper,
+    threads: model.opened.threads,
+    sampling: sampling ?? { family: preset.family, source: preset.source, ...preset.sampling },
+    parameters: model.description.parameters,
+    sizeBytes: (await stat(model.opened.file)).size,
+    quantisation: quantisation(model),
+    builtIn: model.description.builtIn,
+  };
+}
+
+/** Runs one scenario under one architecture: A, B and C are runAgent options; P is node-llama-cpp's own loop. */
+export async function runScenario(model: LlamaModelPort, scenario: Scenario, arch: Architecture, options: Pick<ProbeOptions, "profile" | "spy"> & { sampling: ProbeModel["sampling"]; onEvent?: Parameters<typeof runAgent>[0]["onEvent"] }): Promise<ProbeRun> {
+  const { family: _family, source: _source, ...sampling } = options.sampling;
+  const common = { model, task: scenario.task, maxTurns: scenario.maxTurns, sampling, spy: options.spy, onEvent: options.onEvent };
+  let result: RunResult;
+  let inventedToolNames: string[] = [];
+  if (arch === "P") {
+    // The peer loop has no notion of a switched-off tool: it is simply not given one.
+    const tools = toolsFor(scenario).filter((tool) => !scenario.disabled?.includes(tool.name as never));
+    ({ result, inventedToolNames } = await runPeerBaseline({ ...common, tools }));
+  } else {
+    const architecture = {
+      A: { profile: "sub1b" as const, history: "digest" as const, twoPhase: true },
+      B: { profile: "none" as const },
+      C: { profile: options.profile },
+    }[arch];
+    result = await runAgent({ ...common, ...architecture, tools: toolsFor(scenario), requireTool: scenario.requireTool, disabledTools: scenario.disabled });
+  }
+  return probeRun(scenario.id, arch, scoreRun(scenario, result, { inventedToolNames }), result as unknown as ProbeRun["result"]);
+}
+
+export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
+  const started = performance.now();
+  const model = await describeProbeModel(options.model, options.sampling);
+  const runs: ProbeRun[] = [];
+  const total = options.scenarios.length * options.architectures.length;
+  for (const scenario of options.scenarios) {
+    for (const arch of options.architectures) {
+      const position = `[${runs.length + 1}/${total}] ${arch} ${scenario.id}`;
+      const run = await runScenario(options.model, scenario, arch, {
+        profile: options.profile,
+        spy: options.spy,
+        sampling: model.sampling,
+        onEvent: (event) => {
+          if (event.type === "turn-end") options.onProgress?.(`${position} turn ${event.turn.index} done`);
+        },
+      });
+      options.onProgress?.(`${position}: ${run.solved ? "solved" : "not solved"}, ${run.endedBy}, ${run.turns} turns`);
+      runs.push(run);
+    }
+  }
+  return { model, runs, summary: summarise(runs), ms: performance.now() - started };
+}

@@ -1,0 +1,85 @@
+import { callKey } from "../../guards/canonical-args.js";
+import { isGrounded, numbersInText, numbersInValue } from "../../guards/grounded-numbers.js";
+import type { RunResult } from "../../runtime/run-types.js";
+import type { Scenario } from "./scenario.js";
+
+/**
+ * How a run ended, judged by code (seed 000: scored mechanically, never by
+ * asking another model):
+ * - "answered": a final answer whose every number comes from the task or a tool result;
+ * - "invented": a final answer containing a number found in neither;
+ * - "honest-failure": no answer (turns exhausted, stalled) — nothing invented;
+ * - "error": the model failed or the run was aborted.
+ */
+export type EndedBy = "answered" | "honest-failure" | "invented" | "error";
+
+export interface ProbeScore {
+  solved: boolean;
+  endedBy: EndedBy;
+  turns: number;
+  /** Tool calls that ran (succeeded or failed). */
+  toolCalls: number;
+  /** Steps that were unusable or carried arguments failing the tool's schema. */
+  malformed: number;
+  /** Tool names the model wrote that do not exist (possible only without a grammar). */
+  inventedToolNames: string[];
+  /** Calls or answers a guard refused: hidden, banned, outside the domain, ungrounded, nudged. */
+  rejected: number;
+  /** Numbers in the final answer found in neither the task nor any tool result. */
+  ungroundedInFinal: number[];
+  /** Tool calls identical (name and canonical arguments) to an earlier one in the run. */
+  repeats: number;
+  tokens: { generated: number; evaluated: number };
+  ms: number;
+}
+
+const REJECTED = new Set(["ungrounded", "banned", "outside-view", "hidden", "nudged"]);
+const MALFORMED = new Set(["invalid", "bad-arguments"]);
+
+const mentions = (text: string, name: string) => text.toLocaleLowerCase().includes(name.toLocaleLowerCase());
+const containsNumber = (text: string, expected: number) => numbersInText(text).some((found) => isGrounded(found, [Math.abs(expected)]));
+
+/** Whether an answer states every expected fact: numbers by value, names case-insensitively. */
+export function statesFacts(answer: string, facts: Scenario["expect"]): boolean {
+  return facts.every((fact) => (typeof fact === "number" ? containsNumber(answer, fact) : mentions(answer, fact)));
+}
+
+/** Numbers in the answer that neither the task nor any successful tool result contains. Recomputed here, independent of the runtime's own checks. */
+export function ungroundedNumbers(result: Pick<RunResult, "task" | "turns">, answer: string): number[] {
+  const sources = [
+    ...numbersInText(result.task),
+    ...result.turns.flatMap((turn) => (turn.tool?.ok ? numbersInValue(turn.tool.result) : [])),
+  ].flatMap((number) => [number, Math.abs(number)]);
+  return [...new Set(numbersInText(answer).filter((number) => !isGrounded(number, sources)))];
+}
+
+export function endedBy(result: RunResult): EndedBy {
+  if (result.reason === "model-error" || result.reason === "aborted") return "error";
+  if (result.answer === null) return "honest-failure";
+  return ungroundedNumbers(result, result.answer).length > 0 ? "invented" : "answered";
+}
+
+export function scoreRun(scenario: Scenario, result: RunResult, extra: { inventedToolNames?: readonly string[] } = {}): ProbeScore {
+  const ended = endedBy(result);
+  const keys = result.turns.flatMap((turn) => (turn.tool ? [callKey(turn.tool.name, turn.tool.args)] : []));
+  const repeats = keys.filter((key, index) => keys.indexOf(key) < index).length;
+  // With expected facts: the answer states them all and invents nothing. Without: any honest ending
+  // (an empty reply is not an answer).
+  const solved =
+    scenario.expect.length > 0
+      ? ended === "answered" && statesFacts(result.answer!, scenario.expect)
+      : (ended === "answered" && result.answer!.trim() !== "") || ended === "honest-failure";
+  return {
+    solved,
+    endedBy: ended,
+    turns: result.turns.length,
+    toolCalls: result.turns.filter((turn) => turn.tool && (turn.check === "ok" || turn.check === "error")).length,
+    malformed: result.turns.filter((turn) => turn.check !== null && MALFORMED.has(turn.check)).length,
+    inventedToolNames: [...(extra.inventedToolNames ?? [])],
+    rejected: result.turns.filter((turn) => turn.check !== null && REJECTED.has(turn.check)).length,
+    ungroundedInFinal: result.answer === null ? [] : ungroundedNumbers(result, result.answer),
+    repeats,
+    tokens: { generated: result.tokens.generated, evaluated: result.tokens.evaluated },
+    ms: result.ms.total,
+  };
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import type { RunResult, TurnRecord } from "../../runtime/run-types.js";
+import { endedBy, scoreRun, statesFacts, ungroundedNumbers } from "../../demos/probe/score.js";
+import type { Scenario } from "../../demos/probe/scenario.js";
+
+const scenario: Scenario = { id: "dual-op-weather", description: "", task: "What's the weather in Paris and New York?", tools: ["CityWeather"], expect: ["Paris", 18, "New York", 24], maxTurns: 6 };
+const honestScenario: Scenario = { ...scenario, id: "always-fails", expect: [] };
+
+function turn(index: number, overrides: Partial<TurnRecord> = {}): TurnRecord {
+  return {
+    index, visible: { tools: ["CityWeather"], final: true, enums: {} }, guards: [], check: "ok", prompt: { tokens: 100, evaluated: 10 },
+    raw: "", step: null, failure: null, tool: null, generatedTokens: 20, ms: { render: 0, grammar: 0, prompt: 0, sampling: 0, tool: 0, total: 1 }, ...overrides,
+  };
+}
+const weather = (index: number, city: string, temperatureC: number, ok = true): TurnRecord =>
+  turn(index, { check: ok ? "ok" : "error", tool: { name: "CityWeather", args: { city }, ok, result: ok ? { city, temperatureC } : { error: "503" } } });
+
+function result(turns: TurnRecord[], ending: Pick<RunResult, "status" | "answer" | "reason">): RunResult {
+  return {
+    task: scenario.task, ...ending, partialAnswer: null, profile: "sub1b", requireTool: true, ungroundedNumbers: [], unverified: false, judgements: [],
+    error: null, turns, model: { name: "m", file: null, wrapper: "ChatML", threads: 1, builtIn: true, parameters: null },
+    tokens: { prompt: 500, evaluated: 150, generated: 80 }, ms: { total: 1234, render: 0, grammar: 0, prompt: 0, sampling: 0, tool: 0, judgements: 0 },
+  };
+}
+
+describe("the probe scorer", () => {
+  it("scores a solved run: every fact stated, numbers by value, names case-insensitively", () => {
+    const run = result([weather(1, "Paris", 18), weather(2, "New York", 24), turn(3)], { status: "answered", reason: "final-answer", answer: "PARIS: 18.0 °C; new york: 24 °C." });
+    expect(scoreRun(scenario, run)).toEqual({
+      solved: true, endedBy: "answered", turns: 3, toolCalls: 2, malformed: 0, inventedToolNames: [], rejected: 0,
+      ungroundedInFinal: [], repeats: 0, tokens: { generated: 80, evaluated: 150 }, ms: 1234,
+    });
+  });
+
+  it("does not call a run solved when a fact is missing", () => {
+    const run = result([weather(1, "Paris", 18), turn(2)], { status: "answered", reason: "final-answer", answer: "Paris is 18°C." });
+    expect(scoreRun(scenario, run)).toMatchObject({ solved: false, endedBy: "answered" });
+  });
+
+  it("scores an honest failure: no answer, nothing invented; solved only where failing is the honest outcome", () => {
+    const run = result([weather(1, "Rome", 0, false), weather(2, "Rome", 0, false)], { status: "failed", reason: "max-turns", answer: null });
+    expect(scoreRun(scenario, run)).toMatchObject({ solved: false, endedBy: "honest-failure", toolCalls: 2, repeats: 1, ungroundedInFinal: [] });
+    expect(scoreRun(honestScenario, run)).toMatchObject({ solved: true, endedBy: "honest-failure" });
+  });
+
+  it("scores an invented answer: a number in neither the task nor any successful result, even one from a failed call", () => {
+    const run = result([weather(1, "Paris", 18), turn(2, { check: "error", tool: { name: "CityWeather", args: { city: "New York" }, ok: false, result: { error: "25 s timeout" } } })], {
+      status: "answered", reason: "final-answer", answer: "Paris 18°C, New York 25°C.",
+    });
+    const score = scoreRun(scenario, run);
+    expect(score).toMatchObject({ solved: false, endedBy: "invented", ungroundedInFinal: [25] });
+    expect(scoreRun(honestScenario, run).solved).toBe(false);
+  });
+
+  it("counts malformed steps and guard rejections", () => {
+    const run = result(
+      [
+        turn(1, { check: "invalid", failure: { code: "truncated-output", message: "" }, raw: '{"thought":"aaa' }),
+        turn(2, { check: "bad-arguments", tool: { name: "CityWeather", args: { city: "Londres" }, ok: false, result: { error: "invalid" } } }),
+        turn(3, { check: "ungrounded", tool: { name: "Calculator", args: { a: 25 }, ok: false, result: { error: "25 is not…" } } }),
+        turn(4, { check: "hidden" }),
+        turn(5, { check: "nudged" }),
+      ],
+      { status: "failed", reason: "max-turns", answer: null },
+    );
+    expect(scoreRun(scenario, run)).toMatchObject({ malformed: 2, rejected: 3, toolCalls: 0, endedBy: "honest-failure" });
+  });
+
+  it("counts repeats by canonical arguments, executed or not", () => {
+    const repeat = turn(2, { check: "repeat", tool: { name: "CityWeather", args: { city: "Paris" }, ok: false, result: { repeat: "…" } } });
+    const run = result([weather(1, "Paris", 18), repeat, weather(3, "Paris", 18)], { status: "failed", reason: "max-turns", answer: null });
+    expect(scoreRun(scenario, run).repeats).toBe(2);
+  });
+
+  it("scores errors and an empty reply", () => {
+    expect(endedBy(result([], { status: "failed", reason: "model-error", answer: null }))).toBe("error");
+    expect(endedBy(result([], { status: "aborted", reason: "aborted", answer: null }))).toBe("error");
+    expect(scoreRun(honestScenario, result([turn(1)], { status: "answered", reason: "final-answer", answer: "  " })).solved).toBe(false);
+  });
+
+  it("passes invented tool names through from the peer loop", () => {
+    const run = result([turn(1)], { status: "answered", reason: "final-answer", answer: "weather_api({})" });
+    expect(scoreRun(scenario, run, { inventedToolNames: ["weather_api"] }).inventedToolNames).toEqual(["weather_api"]);
+  });
+
+  it("matches facts tolerantly but exactly by value", () => {
+    expect(statesFacts("It is 64.40 F", [64.4])).toBe(true);
+    expect(statesFacts("It is 64 F", [64.4])).toBe(false);
+    expect(statesFacts("It is -5 °C", [-5])).toBe(true);
+    expect(ungroundedNumbers({ task: "Convert 20 C", turns: [] }, "20 C is 68 F")).toEqual([68]);
+  });
+});
