@@ -1,20 +1,15 @@
-import type { ChatHistoryItem } from "node-llama-cpp";
-import { callKey } from "../guards/canonical-args.js";
-import { checkCall } from "../guards/check-call.js";
-import { checkFinal } from "../guards/check-final.js";
-import { PROFILES, profileForParameters, type GuardProfile, type ProfileName } from "../guards/profiles.js";
-import type { CallAttempt, RunState } from "../guards/run-state.js";
-import { describeIssues } from "../schemas/validator-cache.js";
+import type { GuardProfile, ProfileName } from "../guards/profiles.js";
 import type { Tool } from "./define-tool.js";
-import { askFreshness, gateFinalAnswer } from "./answer-gate.js";
+import { actOnCall } from "./act-on-call.js";
+import { actOnFinal, judgeFreshness } from "./act-on-final.js";
 import { interpretStep, invalidStepFeedback, type StepOutcome } from "./interpret-step.js";
 import type { ModelPort, PortGeneration } from "./model-port.js";
-import { callItem, DEFAULT_SYSTEM_PROMPT, documentedFunctions, feedbackItem, initialHistory, renderHistory } from "./native-history.js";
-import { RunRecorder, TurnBuilder } from "./run-recorder.js";
+import { callItem, feedbackItem, renderHistory } from "./native-history.js";
+import { createRunContext, type RunContext } from "./run-context.js";
+import { TurnBuilder } from "./run-recorder.js";
 import type { RunEvent, RunResult } from "./run-types.js";
 import type { Sampling } from "./sampling.js";
-import { RunAbortedSignal, ToolRegistry } from "./tool-registry.js";
-import { prepareTurnInput, shownHistory, type TurnInput, type TurnInputContext } from "./turn-input.js";
+import { prepareTurnInput, shownHistory, type TurnInput } from "./turn-input.js";
 import { sampleTwoPhase } from "./two-phase.js";
 
 export interface RunAgentOptions {
@@ -75,12 +70,6 @@ export interface RunAgentOptions {
 const sameTokens = (left: readonly number[], right: readonly number[]) =>
   left.length === right.length && left.every((token, index) => token === right[index]);
 
-function resolveProfile(option: RunAgentOptions["profile"], model: ModelPort): { name: ProfileName | "custom"; profile: GuardProfile } {
-  if (typeof option === "object") return { name: "custom", profile: option };
-  const name = option ?? (model.description.parameters ? profileForParameters(model.description.parameters) : "sub1b");
-  return { name, profile: PROFILES[name] };
-}
-
 /**
  * Runs one task to a grounded answer or an honest failure. Each turn: the
  * guards read the run state and decide what is visible, the step schema and
@@ -90,39 +79,13 @@ function resolveProfile(option: RunAgentOptions["profile"], model: ModelPort): {
  * names) throw before the first turn.
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
-  const { model, task, signal, maxTurns = 8 } = options;
-  const registry = new ToolRegistry(options.tools);
-  const { name: profileName, profile } = resolveProfile(options.profile, model);
-  const history: ChatHistoryItem[] = initialHistory(options.system ?? DEFAULT_SYSTEM_PROMPT, task);
-  const context: TurnInputContext = {
-    model, registry, history, profile, notesGiven: new Set(), historyMode: options.history ?? "native",
-    functions: documentedFunctions(registry),
-    stepOptions: { thoughtMaxLength: options.thoughtMaxLength, answerMaxLength: options.answerMaxLength },
-  };
-  const requirement = options.requireTool ?? "always";
-  const state: RunState = {
-    task, maxTurns, turn: 1, calls: [], finalRejections: 0, stalled: false, fresh: null, nudged: false,
-    requireTool: profile.finalHidden && requirement === "always",
-    disabled: options.disabledTools ?? [],
-    tools: registry.names.map((name) => ({ ...registry.get(name)!, name })),
-  };
-  const run = new RunRecorder(task, model.description, { profile: profileName, requireTool: state.requireTool }, options.onEvent);
-  run.emit({ type: "run-start", task, tools: registry.names, maxTurns, model: model.description });
-  const judgeOptions = (turn: number) => ({ turn, sampling: options.sampling, signal, spy: options.spy });
-  if (requirement === "auto" && profile.gate) {
-    let freshness;
-    try {
-      freshness = await askFreshness(model, task, judgeOptions(0));
-    } catch (error) {
-      return run.end(signal?.aborted ? "aborted" : "model-error", { error });
-    }
-    run.judgement(freshness);
-    // An unusable judgement counts as fresh: requiring a tool is the failure that invents nothing.
-    state.fresh = freshness.value === null ? true : (freshness.value as boolean);
-    state.requireTool = state.fresh && profile.freshness === "grammar";
-    run.setup.requireTool = state.requireTool;
-  }
-  let gateBudget = options.gateBudget ?? 2;
+  const context = createRunContext(options);
+  const { model, state, run, history, profile } = context;
+  const { signal, maxTurns = 8 } = options;
+  const failure = (error: unknown) => run.end(signal?.aborted ? "aborted" : "model-error", { error });
+  run.emit({ type: "run-start", task: state.task, tools: context.registry.names, maxTurns, model: model.description });
+  const freshness = await judgeFreshness(context);
+  if (freshness) return failure(freshness.error);
   let previous: TurnInput | undefined;
 
   for (let index = 1; index <= maxTurns; index++) {
@@ -137,27 +100,16 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
       input = prepareTurnInput(context, state);
     }
     previous = input;
-    const visible = { tools: input.view.tools, final: input.view.final, enums: input.view.enums };
-    const turn = new TurnBuilder(index, visible, input.decisions);
-    turn.record.ms.grammar = input.ms.grammar;
-    turn.record.ms.render = input.ms.render;
-    if (options.spy) turn.record.spy = { prompt: model.detokenizeForSpy(input.prompt), tokens: input.prompt.length, grammar: input.gbnf };
-    run.emit({ type: "turn-start", index, visible });
+    const turn = startTurn(context, input);
 
     let generation: PortGeneration;
-    const request = { maxTokens: options.maxTokensPerStep ?? 1024, sampling: options.sampling, signal, context: { turn: index, visible } };
     try {
-      generation = options.twoPhase
-        ? await sampleTwoPhase(model, request, {
-            ...input,
-            render: ({ raw, ask }) => renderHistory(model, [...shownHistory(context), { type: "model", response: [raw] }, feedbackItem(ask)], context.functions),
-          })
-        : await model.generate({ ...request, prompt: input.prompt, gbnf: input.gbnf });
+      generation = await sampleStep(context, input);
     } catch (error) {
-      return run.end(signal?.aborted ? "aborted" : "model-error", { error });
+      return failure(error);
     }
     turn.generation(generation);
-    const outcome = interpretStep(generation, input.schema, registry);
+    const outcome = interpretStep(generation, input.schema, context.registry);
     recordStep(turn, outcome);
     run.emit({ type: "step", index, raw: turn.record.raw, step: turn.record.step, failure: turn.record.failure });
 
@@ -166,36 +118,15 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
       turn.record.check = "invalid";
       if (options.feedbackOnInvalid !== false) history.push(feedbackItem(invalidStepFeedback(outcome.error, input.view)));
     } else if (outcome.kind === "final") {
-      const verdict = checkFinal(state, input.view, outcome.answer, { provenance: profile.provenance !== "off" });
-      turn.record.check = verdict.check;
-      if (verdict.ungrounded.length > 0) turn.record.ungrounded = verdict.ungrounded;
-      let note = verdict.note;
-      if (verdict.check === "ok" || verdict.check === "ungrounded-accepted") {
-        const gate = profile.gate && index < maxTurns && !input.view.forcedFinal;
-        const outcomeOfGate = gate
-          ? await gateFinalAnswer({
-              model, question: task, draft: outcome.answer, fresh: state.fresh, budgetLeft: gateBudget,
-              toolSucceeded: state.calls.some((call) => call.check === "ok"),
-              judge: judgeOptions(index), onJudgement: (judgement) => run.judgement(judgement),
-            }).catch((error: unknown) => ({ action: "error" as const, error }))
-          : ({ action: "accept", decisions: [] } as const);
-        if (outcomeOfGate.action === "error") return run.end(signal?.aborted ? "aborted" : "model-error", { error: outcomeOfGate.error });
-        turn.record.guards.push(...outcomeOfGate.decisions);
-        if (outcomeOfGate.action === "accept") {
-          run.commit(turn);
-          const unverified = !state.calls.some((call) => call.check === "ok") && (requirement === "always" || state.fresh === true);
-          return run.end("final-answer", { answer: outcome.answer, ungrounded: verdict.ungrounded, unverified });
-        }
-        gateBudget--;
-        state.nudged = true;
-        turn.record.check = "nudged";
-        note = outcomeOfGate.nudge;
+      const action = await actOnFinal(context, outcome, turn, input);
+      if (action.kind === "model-error") return failure(action.error);
+      if (action.kind === "accept") {
+        run.commit(turn);
+        return run.end("final-answer", action);
       }
-      // The draft is not appended: a model shown its own answer writes it again (seed 000). The note is.
-      if (verdict.check === "ungrounded") state.finalRejections++;
-      history.push(feedbackItem(note!));
+      history.push(feedbackItem(action.note));
     } else {
-      const attempt = await actOnCall(outcome, turn, state, input, options, registry, run, profile);
+      const attempt = await actOnCall(context, outcome, turn, input);
       if (attempt === "aborted") {
         run.commit(turn);
         return run.end("aborted");
@@ -208,48 +139,26 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   return run.end("max-turns");
 }
 
-/** Checks a call (visibility, narrowed domains, repeats, provenance), runs it if they pass, and records the attempt. */
-async function actOnCall(
-  outcome: Extract<StepOutcome, { kind: "call" | "bad-arguments" }>,
-  turn: TurnBuilder,
-  state: RunState,
-  input: TurnInput,
-  options: RunAgentOptions,
-  registry: ToolRegistry,
-  run: RunRecorder,
-  profile: GuardProfile,
-): Promise<CallAttempt | "aborted"> {
-  const base = { turn: state.turn, name: outcome.name, args: outcome.args, key: callKey(outcome.name, outcome.args) };
-  let attempt: CallAttempt;
-  if (outcome.kind === "bad-arguments") {
-    attempt = { ...base, check: "bad-arguments", result: { error: `invalid arguments for ${outcome.name}: ${describeIssues(outcome.issues)}` } };
-  } else {
-    const verdict = checkCall(state, input.view, outcome, { repeats: profile.repeats !== "off", provenance: profile.provenance !== "off" });
-    if (verdict.check !== "ok") {
-      attempt = { ...base, check: verdict.check, result: verdict.result };
-    } else {
-      run.emit({ type: "tool-start", index: state.turn, name: outcome.name, args: outcome.args });
-      try {
-        const observation = await turn.timeAsync("tool", () =>
-          registry.execute(outcome.name, outcome.args, {
-            signal: options.signal ?? new AbortController().signal,
-            turn: state.turn,
-            timeoutMs: options.toolTimeoutMs ?? 10_000,
-            maxResultChars: options.maxResultChars ?? 2000,
-          }),
-        );
-        attempt = { ...base, check: observation.ok ? "ok" : "error", result: observation.result };
-      } catch (error) {
-        if (error instanceof RunAbortedSignal) return "aborted";
-        throw error;
-      }
-    }
-    if (verdict.repeatOf !== undefined && attempt.check !== "repeat") attempt.repeatOf = verdict.repeatOf;
-  }
-  turn.record.check = attempt.check;
-  turn.record.tool = { name: attempt.name, args: attempt.args, ok: attempt.check === "ok", result: attempt.result };
-  run.emit({ type: "tool-end", index: state.turn, tool: turn.record.tool });
-  return attempt;
+function startTurn(context: RunContext, input: TurnInput): TurnBuilder {
+  const visible = { tools: input.view.tools, final: input.view.final, enums: input.view.enums };
+  const turn = new TurnBuilder(context.state.turn, visible, input.decisions);
+  turn.record.ms.grammar = input.ms.grammar;
+  turn.record.ms.render = input.ms.render;
+  if (context.options.spy) turn.record.spy = { prompt: context.model.detokenizeForSpy(input.prompt), tokens: input.prompt.length, grammar: input.gbnf };
+  context.run.emit({ type: "turn-start", index: context.state.turn, visible });
+  return turn;
+}
+
+/** One step from the model: one call under the step grammar, or architecture A's two. */
+function sampleStep(context: RunContext, input: TurnInput): Promise<PortGeneration> {
+  const { model, options, state } = context;
+  const visible = { tools: input.view.tools, final: input.view.final };
+  const request = { maxTokens: options.maxTokensPerStep ?? 1024, sampling: options.sampling, signal: options.signal, context: { turn: state.turn, visible } };
+  if (!options.twoPhase) return model.generate({ ...request, prompt: input.prompt, gbnf: input.gbnf });
+  return sampleTwoPhase(model, request, {
+    ...input,
+    render: ({ raw, ask }) => renderHistory(model, [...shownHistory(context), { type: "model", response: [raw] }, feedbackItem(ask)], context.functions),
+  });
 }
 
 function recordStep(turn: TurnBuilder, outcome: StepOutcome): void {
