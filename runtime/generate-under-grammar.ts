@@ -1,5 +1,6 @@
 import type { LlamaContextSequence, LlamaGrammar, Token } from "node-llama-cpp";
 import { LlamaGrammarEvaluationState } from "node-llama-cpp";
+import { controlTokenBan } from "./control-token-ban.js";
 import { JsonCompletionTracker } from "./json-completion.js";
 import type { Sampling } from "./sampling.js";
 
@@ -73,6 +74,7 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
       topP: sampling.topP,
       minP: sampling.minP,
       grammarEvaluationState: new LlamaGrammarEvaluationState({ model, grammar }),
+      tokenBias: controlTokenBan(model),
     });
     for await (const token of iterator) {
       firstTokenAt ??= performance.now();

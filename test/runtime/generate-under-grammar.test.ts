@@ -80,3 +80,22 @@ describe("sampling a step on the tiny model", () => {
     }
   });
 });
+
+describe("control tokens", () => {
+  // Regression: tiny seed 18 at temperature 1 (seed 1) wrote <s> inside a string; the grammar counted
+  // three characters, the detokenized text had none, and a minLength 2 string came out empty.
+  it("are unsampleable inside generated JSON", async () => {
+    const schema = { type: "object", properties: { a: { anyOf: [{ type: "string", minLength: 2, maxLength: 3 }, { type: "null" }] } }, required: ["a"] };
+    const opened = await openModel({ source: { tiny: 18 }, llama: await testLlama() });
+    try {
+      for (const seed of [1, 2, 3, 4, 5, 6]) {
+        const sampled = await sampleValue(opened, { prompt: taskPrompt(opened, "Fill in the value."), schema, maxTokens: 300, sampling: { temperature: 1, seed } });
+        if (!sampled.ok) expect(sampled.error.code).not.toBe("schema-violation");
+        const control = [opened.model.tokens.bos, ...opened.model.tokenize("<|im_start|>", true)];
+        for (const token of control) expect(sampled.generation.tokens).not.toContain(token);
+      }
+    } finally {
+      await opened.dispose();
+    }
+  });
+});
