@@ -42,7 +42,7 @@ for (let seed = 1; seed <= Number(values.seeds); seed++) {
       chatHistory: [{ type: "system", text: shape.system }, { type: "user", text: shape.user(question) }, { type: "model", response: [] }],
     });
     const generation = await model.generate({ prompt: model.tokenize(contextText), gbnf: cachedGbnf(shape.schema), maxTokens: 400, context: { turn: 0, visible: { tools: [], final: false }, judgement: "freshness" } });
-    const parsed = parseGeneration<Record<string, unknown>>({ text: generation.text, stopReason: generation.stopReason, tokens: { length: generation.generatedTokens } as never }, shape.schema);
+    const parsed = parseGeneration<Record<string, unknown>>(generation, shape.schema);
     const total = totals[index]!;
     total.tokens += generation.generatedTokens;
     total.ms += generation.ms.prompt + generation.ms.sampling;

@@ -95,7 +95,7 @@ async function judge(model: ModelPort, kind: Judgement["kind"], system: string, 
     signal: options.signal,
     context: { turn: options.turn, visible: { tools: [], final: false }, judgement: kind },
   });
-  const parsed = parseGeneration<Record<string, unknown>>({ text: generation.text, stopReason: generation.stopReason, tokens: { length: generation.generatedTokens } as never }, schema);
+  const parsed = parseGeneration<Record<string, unknown>>(generation, schema);
   const value = !parsed.ok ? null : kind === "freshness" ? (parsed.value.needs_current_information as boolean) : (parsed.value as Verdict);
   return {
     kind,

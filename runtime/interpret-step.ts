@@ -28,7 +28,7 @@ export type StepOutcome =
   | { kind: "aborted" };
 
 export function interpretStep(generation: PortGeneration, schema: object, registry: ToolRegistry): StepOutcome {
-  const parsed = parseGeneration<ParsedStep>({ text: generation.text, stopReason: generation.stopReason, tokens: { length: generation.generatedTokens } as never }, schema);
+  const parsed = parseGeneration<ParsedStep>(generation, schema);
   if (parsed.ok) {
     const { call } = parsed.value;
     if (call.tool === FINAL_ANSWER) return { kind: "final", step: parsed.value, answer: call.answer ?? "" };

@@ -15,11 +15,11 @@ export type ParsedOutput<Value> = { ok: true; value: Value; raw: string } | { ok
  * Turns a generation into a value of its schema, or a typed failure that
  * carries the raw text and stop reason. Never throws.
  */
-export function parseGeneration<Value>(generation: Pick<Generation, "text" | "stopReason" | "tokens">, schema: object): ParsedOutput<Value> {
+export function parseGeneration<Value>(generation: Pick<Generation, "text" | "stopReason"> & { generatedTokens: number }, schema: object): ParsedOutput<Value> {
   const { text: raw, stopReason } = generation;
   if (stopReason === "aborted") return { ok: false, error: new AbortedOutputError(raw) };
   if (raw.includes("\uFFFD")) return { ok: false, error: new InvalidUtf8OutputError(raw, stopReason) };
-  if (stopReason === "max-tokens") return { ok: false, error: new TruncatedOutputError(raw, stopReason, generation.tokens.length) };
+  if (stopReason === "max-tokens") return { ok: false, error: new TruncatedOutputError(raw, stopReason, generation.generatedTokens) };
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -35,5 +35,5 @@ export async function sampleValue<Value = unknown>(opened: OpenedModel, options:
     sampling: options.sampling,
     signal: options.signal,
   });
-  return { ...parseGeneration<Value>(generation, options.schema), generation, grammar: gbnf };
+  return { ...parseGeneration<Value>({ ...generation, generatedTokens: generation.tokens.length }, options.schema), generation, grammar: gbnf };
 }

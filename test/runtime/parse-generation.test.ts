@@ -10,11 +10,7 @@ import { parseGeneration } from "../../runtime/parse-generation.js";
 import type { Generation } from "../../runtime/generate-under-grammar.js";
 
 const schema = Type.Object({ value: Type.Number({ maximum: 100 }) });
-const generation = (text: string, stopReason: Generation["stopReason"] = "grammar-complete", tokens = 5) => ({
-  text,
-  stopReason,
-  tokens: Array.from({ length: tokens }, () => 0 as never),
-});
+const generation = (text: string, stopReason: Generation["stopReason"] = "grammar-complete", generatedTokens = 5) => ({ text, stopReason, generatedTokens });
 
 describe("parseGeneration", () => {
   it("returns the value when the text parses and validates", () => {
