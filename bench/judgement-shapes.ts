@@ -11,6 +11,7 @@ import { Type, type TSchema } from "@sinclair/typebox";
 import { loadModel } from "../index.js";
 import { FRESHNESS_PROMPT, FRESHNESS_SCHEMA, VERDICT_PROMPT, VERDICT_SCHEMA } from "../runtime/answer-gate.js";
 import { cachedGbnf } from "../schemas/grammar-cache.js";
+import { renderHistory } from "../runtime/native-history.js";
 import { parseGeneration } from "../runtime/parse-generation.js";
 
 const { values } = parseArgs({ options: { seeds: { type: "string", default: "30" } } });
@@ -38,10 +39,8 @@ for (let seed = 1; seed <= Number(values.seeds); seed++) {
   const model = await loadModel({ tiny: seed });
   for (const [index, shape] of shapes.entries()) {
     const question = QUESTIONS[seed % QUESTIONS.length]!;
-    const { contextText } = model.chatWrapper.generateContextState({
-      chatHistory: [{ type: "system", text: shape.system }, { type: "user", text: shape.user(question) }, { type: "model", response: [] }],
-    });
-    const generation = await model.generate({ prompt: model.tokenize(contextText), gbnf: cachedGbnf(shape.schema), maxTokens: 400, context: { turn: 0, visible: { tools: [], final: false }, judgement: "freshness" } });
+    const prompt = renderHistory(model, [{ type: "system", text: shape.system }, { type: "user", text: shape.user(question) }]);
+    const generation = await model.generate({ prompt, gbnf: cachedGbnf(shape.schema), maxTokens: 400, context: { turn: 0, visible: { tools: [], final: false }, judgement: "freshness" } });
     const parsed = parseGeneration<Record<string, unknown>>(generation, shape.schema);
     const total = totals[index]!;
     total.tokens += generation.generatedTokens;

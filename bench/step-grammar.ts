@@ -13,6 +13,7 @@ import { Type } from "@sinclair/typebox";
 import { LlamaGrammarEvaluationState, type LlamaContextSequence, type LlamaGrammar, type Token } from "node-llama-cpp";
 import { buildStepSchema, compileGbnf, openModel, renderPrompt, validateAgainst, type OpenedModel } from "../index.js";
 import { JsonCompletionTracker } from "../runtime/json-completion.js";
+import { toNodeLlamaCppSchema } from "../runtime/native-history.js";
 
 const { values: options } = parseArgs({
   options: { samples: { type: "string", default: "8" }, model: { type: "string", multiple: true } },
@@ -29,13 +30,6 @@ const schema = buildStepSchema({
   thoughtMaxLength: 120,
   answerMaxLength: 160,
 });
-/** node-llama-cpp's converter has no anyOf; its oneOf is the same grammar union. */
-const asNodeLlamaCppSchema = (value: unknown): unknown =>
-  Array.isArray(value)
-    ? value.map(asNodeLlamaCppSchema)
-    : value !== null && typeof value === "object"
-      ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key === "anyOf" ? "oneOf" : key, asNodeLlamaCppSchema(inner)]))
-      : value;
 
 interface Run {
   tokens: number;
@@ -82,7 +76,7 @@ for (const source of models) {
       { type: "user", text: "What's the weather in Paris and New York?" },
     ]);
     const ours = await llama.createGrammar({ grammar: compileGbnf(schema) });
-    const theirs = await llama.createGrammarForJsonSchema(asNodeLlamaCppSchema(JSON.parse(JSON.stringify(schema))) as never);
+    const theirs = await llama.createGrammarForJsonSchema(toNodeLlamaCppSchema(schema) as never);
     const variants: Array<[string, LlamaGrammar | undefined, () => (text: string) => boolean, number]> = [
       ["narrowgauge GBNF", ours, () => { const tracker = new JsonCompletionTracker(); let seen = 0; return (text) => { const done = tracker.push(text.slice(seen)) >= 0; seen = text.length; return done; }; }, 1024],
       // As LlamaChat runs it: its grammar ends in four newlines, its stop trigger.

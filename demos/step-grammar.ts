@@ -4,27 +4,14 @@
  * model (random weights) every thought is gibberish; the point is that every
  * step is still a well-formed call of a real tool with a legal argument.
  *
- *   npm run demo -- [--model <path|tiny:SEED>] [--seeds 5] [--threads N] [--temperature T] [--spy]
+ *   npm run demo:grammar -- [--model <path|tiny:SEED>] [--seeds 5] [--threads N] [--temperature T] [--spy]
  */
 import { parseArgs } from "node:util";
-import { Type } from "@sinclair/typebox";
 import { buildStepSchema, openModel, renderPrompt, sampleValue, type Step } from "../index.js";
-
-const tools = [
-  {
-    name: "CityWeather",
-    description: "Current temperature (°C) and conditions in a city.",
-    params: Type.Object({ city: Type.Union(["Paris", "New York", "London", "Tokyo", "Sydney"].map((city) => Type.Literal(city))) }),
-  },
-  {
-    name: "ConvertTemperature",
-    description: "Convert a temperature between Celsius and Fahrenheit.",
-    params: Type.Object({ value: Type.Number(), from: Type.Union([Type.Literal("C"), Type.Literal("F")]), to: Type.Union([Type.Literal("C"), Type.Literal("F")]) }),
-  },
-] as const;
+import { WEATHER_TASK, weatherTools as tools } from "./weather-tools.js";
 
 function usage(message: string): never {
-  console.error(`${message}\nusage: npm run demo -- [--model <path|tiny:SEED>] [--seeds N] [--threads N] [--temperature T] [--spy]`);
+  console.error(`${message}\nusage: npm run demo:grammar -- [--model <path|tiny:SEED>] [--seeds N] [--threads N] [--temperature T] [--spy]`);
   process.exit(2);
 }
 
@@ -49,7 +36,7 @@ if (!Number.isInteger(seeds) || seeds < 1) usage(`--seeds must be a positive int
 if (!(temperature >= 0)) usage(`--temperature must be >= 0: ${parsed.temperature}`);
 
 const schema = buildStepSchema({ tools });
-const task = "What's the weather in Paris and New York?";
+const task = WEATHER_TASK;
 console.log(`Task: ${task}`);
 if (parsed.model === undefined || parsed.model.startsWith("tiny")) {
   console.log("Model: the built-in tiny model. Its weights are random: expect gibberish thoughts inside well-formed steps.\n");

@@ -1,4 +1,5 @@
 import { callKey } from "./canonical-args.js";
+import { domainsOf } from "./enum-domains.js";
 import { groundedNumbers, isGrounded, numericLeaves } from "./grounded-numbers.js";
 import { failureCount } from "./g3-ban.js";
 import type { CallCheck, RunState, ToolInfo, View } from "./run-state.js";
@@ -24,9 +25,7 @@ function suppliers(state: RunState, except: string): string {
 }
 
 function outsideView(tool: ToolInfo, args: unknown, view: View): string | null {
-  for (const [key, allowed] of Object.entries(view.enums)) {
-    const [toolName, param] = key.split(".") as [string, string];
-    if (toolName !== tool.name) continue;
+  for (const [param, allowed] of Object.entries(domainsOf(view.enums, tool.name))) {
     const value = (args as Record<string, unknown> | null)?.[param];
     if (value !== undefined && !allowed.some((candidate) => candidate === value || (typeof value === "number" && isGrounded(value, [candidate as number])))) {
       return `${JSON.stringify(value)} is not allowed for ${param} now; allowed: ${allowed.map((candidate) => JSON.stringify(candidate)).join(", ")}.`;

@@ -1,4 +1,5 @@
 import { toolOffGuard } from "./a5-tool-off.js";
+import { enumKeyParts } from "./enum-domains.js";
 import { requestEnumGuard } from "./g1-request-enums.js";
 import { finalHiddenGuard } from "./g2-final-hidden.js";
 import { banGuard } from "./g3-ban.js";
@@ -33,6 +34,6 @@ export function decideView(state: RunState, profile: GuardProfile): { view: View
     decisions.push(...outcome.decisions);
   }
   // Domains of tools that are not offered do not constrain anything; keep the trace to what the grammar holds.
-  const enums = Object.fromEntries(Object.entries(view.enums).filter(([key]) => view.tools.includes(key.slice(0, key.indexOf(".")))));
+  const enums = Object.fromEntries(Object.entries(view.enums).filter(([key]) => view.tools.includes(enumKeyParts(key).tool)));
   return { view: { ...view, enums }, decisions };
 }

@@ -23,4 +23,20 @@ export function stringEnumValues(schema: Schema): string[] | null {
 export const isNumericSchema = (schema: Schema): boolean =>
   (schema.type === "number" || schema.type === "integer") && !("enum" in schema) && !("const" in schema);
 
+/** A view's domain key: "Tool.param" (tool names are identifiers, so the first "." separates). */
 export const enumKey = (tool: string, param: string): string => `${tool}.${param}`;
+
+export function enumKeyParts(key: string): { tool: string; param: string } {
+  const dot = key.indexOf(".");
+  return { tool: key.slice(0, dot), param: key.slice(dot + 1) };
+}
+
+/** One tool's narrowed domains from a view: param → allowed values. */
+export function domainsOf(enums: Readonly<Record<string, Array<string | number>>>, tool: string): Record<string, Array<string | number>> {
+  return Object.fromEntries(
+    Object.entries(enums).flatMap(([key, values]) => {
+      const parts = enumKeyParts(key);
+      return parts.tool === tool ? [[parts.param, values]] : [];
+    }),
+  );
+}

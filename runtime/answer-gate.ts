@@ -3,6 +3,7 @@ import { detectDeferral } from "../guards/a1-deferral.js";
 import type { GuardDecision } from "../guards/run-state.js";
 import { cachedGbnf } from "../schemas/grammar-cache.js";
 import type { ModelPort } from "./model-port.js";
+import { renderHistory } from "./native-history.js";
 import { parseGeneration } from "./parse-generation.js";
 import type { Sampling } from "./sampling.js";
 
@@ -81,10 +82,7 @@ export interface JudgeOptions {
 
 async function judge(model: ModelPort, kind: Judgement["kind"], system: string, user: string, schema: TSchema, options: JudgeOptions): Promise<Judgement> {
   const started = performance.now();
-  const { contextText } = model.chatWrapper.generateContextState({
-    chatHistory: [{ type: "system", text: system }, { type: "user", text: user }, { type: "model", response: [] }],
-  });
-  const prompt = model.tokenize(contextText);
+  const prompt = renderHistory(model, [{ type: "system", text: system }, { type: "user", text: user }]);
   const gbnf = cachedGbnf(schema);
   const render = performance.now() - started;
   const generation = await model.generate({

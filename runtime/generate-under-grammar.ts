@@ -61,7 +61,6 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
   const tokens: Token[] = [];
   const tracker = new JsonCompletionTracker();
   let stopReason: GenerationStopReason = "end-of-generation";
-  let promptMs = 0;
   let firstTokenAt: number | undefined;
 
   if (signal?.aborted) stopReason = "aborted";
@@ -98,12 +97,11 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
     // the next prompt re-evaluates from the first differing token anyway.
   }
   const finished = performance.now();
-  promptMs = (firstTokenAt ?? finished) - started;
   return {
     text: model.detokenize(tokens),
     tokens,
     stopReason,
     prompt: { tokens: prompt.length, evaluated },
-    ms: { prompt: promptMs, sampling: finished - (firstTokenAt ?? finished) },
+    ms: { prompt: (firstTokenAt ?? finished) - started, sampling: finished - (firstTokenAt ?? finished) },
   };
 }

@@ -1,4 +1,5 @@
 import type { Llama, LlamaGrammar } from "node-llama-cpp";
+import { BoundedCache } from "../schemas/bounded-cache.js";
 import { NarrowgaugeError } from "./narrowgauge-error.js";
 
 /** llama.cpp refused a grammar we compiled. Never silently replaced by unconstrained sampling (DESIGN invariant 6). */
@@ -9,22 +10,17 @@ export class GrammarRejectedError extends NarrowgaugeError {
   }
 }
 
-const MAX_CACHED = 256;
-const cache = new WeakMap<Llama, Map<string, LlamaGrammar>>();
+const cache = new WeakMap<Llama, BoundedCache<string, LlamaGrammar>>();
 
 /** The llama.cpp grammar object for GBNF text, parsed once per binding. */
 export async function llamaGrammar(llama: Llama, gbnf: string): Promise<LlamaGrammar> {
   let grammars = cache.get(llama);
-  if (!grammars) cache.set(llama, (grammars = new Map()));
-  let grammar = grammars.get(gbnf);
-  if (!grammar) {
-    try {
-      grammar = await llama.createGrammar({ grammar: gbnf });
-    } catch (error) {
-      throw new GrammarRejectedError(gbnf, error);
-    }
-    if (grammars.size >= MAX_CACHED) grammars.delete(grammars.keys().next().value!);
-    grammars.set(gbnf, grammar);
+  if (!grammars) cache.set(llama, (grammars = new BoundedCache(256)));
+  const cached = grammars.get(gbnf);
+  if (cached) return cached;
+  try {
+    return grammars.set(gbnf, await llama.createGrammar({ grammar: gbnf }));
+  } catch (error) {
+    throw new GrammarRejectedError(gbnf, error);
   }
-  return grammar;
 }

@@ -15,11 +15,15 @@ export const DEFAULT_SYSTEM_PROMPT =
   "You are a careful assistant that answers by calling tools. Each reply is one JSON step: a short thought about what the " +
   "conversation already provides and what is still missing, then one call. Call FinalAnswer once the tool results answer the question.";
 
-/** node-llama-cpp's function documentation has no anyOf (TypeBox unions); oneOf renders the same union. */
-function documentedSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(documentedSchema);
+/**
+ * A TypeBox schema as node-llama-cpp's JSON-schema tooling reads it: that has
+ * no anyOf (what TypeBox unions emit), and its oneOf is the same union.
+ * Symbol-keyed TypeBox markers are dropped along the way.
+ */
+export function toNodeLlamaCppSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toNodeLlamaCppSchema);
   if (schema === null || typeof schema !== "object") return schema;
-  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key === "anyOf" ? "oneOf" : key, documentedSchema(value)]));
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key === "anyOf" ? "oneOf" : key, toNodeLlamaCppSchema(value)]));
 }
 
 /** Every registered tool plus FinalAnswer, as the wrapper documents functions. */
@@ -27,7 +31,7 @@ export function documentedFunctions(registry: ToolRegistry): ChatModelFunctions 
   const functions: Record<string, { description: string; params: unknown }> = {};
   for (const name of registry.names) {
     const tool = registry.get(name)!;
-    functions[name] = { description: tool.description, params: documentedSchema(JSON.parse(JSON.stringify(tool.params))) };
+    functions[name] = { description: tool.description, params: toNodeLlamaCppSchema(tool.params) };
   }
   functions[FINAL_ANSWER] = {
     description: "Give the final answer to the user, using only what the tool results established.",
@@ -56,12 +60,21 @@ export function feedbackItem(text: string): ChatHistoryItem {
   return { type: "user", text };
 }
 
-/** Renders and tokenizes the history, ending at the opening of the model's turn. */
-export function renderHistory(port: ModelPort, history: readonly ChatHistoryItem[], functions: ChatModelFunctions): readonly number[] {
-  const { contextText } = port.chatWrapper.generateContextState({
+/**
+ * Renders a history with the model's own chat wrapper and tokenizes it,
+ * special tokens included, ending at the opening of a new model turn where
+ * sampling starts. With `functions`, the wrapper documents them in its system
+ * message. Every prompt narrowgauge sends is built here.
+ */
+export function renderHistory(
+  renderer: Pick<ModelPort, "chatWrapper" | "tokenize">,
+  history: readonly ChatHistoryItem[],
+  functions?: ChatModelFunctions,
+): readonly number[] {
+  const { contextText } = renderer.chatWrapper.generateContextState({
     chatHistory: [...history, { type: "model", response: [] }],
     availableFunctions: functions,
-    documentFunctionParams: true,
+    documentFunctionParams: functions ? true : undefined,
   });
-  return port.tokenize(contextText);
+  return renderer.tokenize(contextText);
 }

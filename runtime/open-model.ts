@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
 import {
   getLlama,
-  readGgufFileInfo,
   resolveChatWrapper,
   type ChatWrapper,
   type Llama,
@@ -82,8 +81,7 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
 
   let model: LlamaModel;
   try {
-    // Reading the header first turns a corrupt file into a clear error before llama.cpp touches it.
-    await readGgufFileInfo(file, { readTensorInfo: false });
+    // loadModel parses the GGUF header itself; a corrupt or truncated file fails there.
     model = await llama.loadModel({ modelPath: file });
   } catch (error) {
     throw new ModelLoadError(file, error);

@@ -1,13 +1,12 @@
 import type { ChatHistoryItem, ChatWrapper, LlamaModel, Token } from "node-llama-cpp";
+import { renderHistory } from "./native-history.js";
 
 /**
  * Renders a chat history with the model's own chat wrapper (SPEC S2) and
  * tokenizes it, special tokens included. The result ends with the opening of
- * the model's turn, where sampling starts.
+ * a new model turn, where sampling starts. For an opened model without a
+ * model port; the loop uses renderHistory directly.
  */
 export function renderPrompt(chatWrapper: ChatWrapper, model: LlamaModel, chatHistory: readonly ChatHistoryItem[]): Token[] {
-  const history: ChatHistoryItem[] = [...chatHistory];
-  if (history.at(-1)?.type !== "model") history.push({ type: "model", response: [] });
-  const { contextText } = chatWrapper.generateContextState({ chatHistory: history });
-  return contextText.tokenize(model.tokenizer);
+  return renderHistory({ chatWrapper, tokenize: (text) => text.tokenize(model.tokenizer) }, chatHistory) as Token[];
 }

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from "@sinclair/typebox";
-import { FINAL_ANSWER, ToolNameError } from "../schemas/step-schema.js";
+import { checkToolNames } from "../schemas/step-schema.js";
 import { describeIssues, validateAgainst } from "../schemas/validator-cache.js";
 import type { Tool } from "./define-tool.js";
 import { errorObservation, successObservation, type Observation } from "./tool-observation.js";
@@ -28,11 +28,8 @@ export class ToolRegistry {
   private readonly byName = new Map<string, Tool>();
 
   constructor(tools: readonly Tool[]) {
-    for (const tool of tools) {
-      if (tool.name === FINAL_ANSWER) throw new ToolNameError(tool.name, "is reserved for the final answer");
-      if (this.byName.has(tool.name)) throw new ToolNameError(tool.name, "is declared twice");
-      this.byName.set(tool.name, tool);
-    }
+    checkToolNames(tools.map((tool) => tool.name));
+    for (const tool of tools) this.byName.set(tool.name, tool);
   }
 
   get names(): string[] {

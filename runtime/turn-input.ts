@@ -1,5 +1,6 @@
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
 import { decideView } from "../guards/decide-view.js";
+import { domainsOf } from "../guards/enum-domains.js";
 import type { GuardProfile } from "../guards/profiles.js";
 import type { GuardDecision, RunState, View } from "../guards/run-state.js";
 import { cachedGbnf } from "../schemas/grammar-cache.js";
@@ -54,12 +55,7 @@ export function prepareTurnInput(context: TurnInputContext, state: RunState): Tu
   const started = performance.now();
   const tools = view.tools.map((name) => {
     const tool = context.registry.get(name)!;
-    const domains = Object.fromEntries(
-      Object.entries(view.enums)
-        .filter(([key]) => key.startsWith(`${name}.`))
-        .map(([key, values]) => [key.slice(name.length + 1), values]),
-    );
-    return { name, description: tool.description, params: narrowParams(tool.params, domains) };
+    return { name, description: tool.description, params: narrowParams(tool.params, domainsOf(view.enums, name)) };
   });
   const schema = buildStepSchema({
     tools,

@@ -1,4 +1,5 @@
 import { compileGbnf, type GbnfCompileOptions } from "./gbnf-compiler.js";
+import { BoundedCache } from "./bounded-cache.js";
 import { schemaKey } from "./schema-key.js";
 
 /**
@@ -6,16 +7,9 @@ import { schemaKey } from "./schema-key.js";
  * rebuilds the step schema every turn; when the guards' view did not change,
  * the grammar is a cache hit.
  */
-const MAX_CACHED = 512;
-const grammars = new Map<string, string>();
+const grammars = new BoundedCache<string, string>(512);
 
 export function cachedGbnf(schema: object, options: GbnfCompileOptions = {}): string {
   const key = `${options.defaultMaxLength ?? ""}|${options.defaultMaxItems ?? ""}|${schemaKey(schema)}`;
-  let grammar = grammars.get(key);
-  if (grammar === undefined) {
-    grammar = compileGbnf(schema, options);
-    if (grammars.size >= MAX_CACHED) grammars.delete(grammars.keys().next().value!);
-    grammars.set(key, grammar);
-  }
-  return grammar;
+  return grammars.getOrCreate(key, () => compileGbnf(schema, options));
 }

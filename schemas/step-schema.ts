@@ -79,6 +79,17 @@ export class ToolNameError extends NarrowgaugeError {
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
+/** Tool names must be identifiers, unique, and not FinalAnswer. Throws ToolNameError. */
+export function checkToolNames(names: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (!TOOL_NAME.test(name)) throw new ToolNameError(name, "must be an identifier of at most 64 characters");
+    if (name === FINAL_ANSWER) throw new ToolNameError(name, "is reserved for the final answer");
+    if (seen.has(name)) throw new ToolNameError(name, "is declared twice");
+    seen.add(name);
+  }
+}
+
 /**
  * Builds the one forced union call of a step (SPEC S1):
  * `{ thought, call: { tool: "<Name>", args } | { tool: "FinalAnswer", answer } }`.
@@ -89,13 +100,7 @@ export function buildStepSchema<const Tools extends readonly ToolSchemaSpec[], c
   options: StepSchemaOptions<Tools, Thought>,
 ): StepSchema<Tools, Thought> {
   const { tools, final = true, thought = true as Thought, thoughtMaxLength = 200, answerMaxLength = 400, answerNumbers } = options;
-  const seen = new Set<string>();
-  for (const tool of tools) {
-    if (!TOOL_NAME.test(tool.name)) throw new ToolNameError(tool.name, "must be an identifier of at most 64 characters");
-    if (tool.name === FINAL_ANSWER) throw new ToolNameError(tool.name, "is reserved for the final answer");
-    if (seen.has(tool.name)) throw new ToolNameError(tool.name, "is declared twice");
-    seen.add(tool.name);
-  }
+  checkToolNames(tools.map((tool) => tool.name));
   const branches: TSchema[] = tools.map((tool) => Type.Object({ tool: Type.Literal(tool.name), args: tool.params }));
   if (final) branches.push(Type.Object({ tool: Type.Literal(FINAL_ANSWER), answer: answerSchema(answerMaxLength, answerNumbers) }));
   if (branches.length === 0) throw new EmptyStepError();

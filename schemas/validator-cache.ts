@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { BoundedCache } from "./bounded-cache.js";
 import { schemaKey } from "./schema-key.js";
 
 /**
@@ -15,18 +16,10 @@ const ajv = new Ajv({
   strict: false,
 });
 
-const MAX_CACHED = 512;
-const validators = new Map<string, ValidateFunction>();
+const validators = new BoundedCache<string, ValidateFunction>(512);
 
 export function validatorFor(schema: object): ValidateFunction {
-  const key = schemaKey(schema);
-  let validate = validators.get(key);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    if (validators.size >= MAX_CACHED) validators.delete(validators.keys().next().value!);
-    validators.set(key, validate);
-  }
-  return validate;
+  return validators.getOrCreate(schemaKey(schema), () => ajv.compile(schema));
 }
 
 export type SchemaIssue = Pick<ErrorObject, "keyword" | "instancePath" | "schemaPath" | "params" | "message">;

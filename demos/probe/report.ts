@@ -1,5 +1,4 @@
 import { Type, type Static } from "@sinclair/typebox";
-import type { Sampling } from "../../runtime/sampling.js";
 import type { ProbeScore } from "./score.js";
 
 export const ARCHITECTURES = ["A", "B", "C", "P"] as const;

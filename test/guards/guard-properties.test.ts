@@ -5,6 +5,7 @@ import { CITIES, WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js
 import { llamaModelPort, type LlamaModelPort } from "../../runtime/llama-model-port.js";
 import type { GenerateRequest } from "../../runtime/model-port.js";
 import { openModel } from "../../runtime/open-model.js";
+import { renderHistory } from "../../runtime/native-history.js";
 import { runAgent } from "../../runtime/run-agent.js";
 import { scriptedModel } from "../../runtime/scripted-model.js";
 import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../helpers/fixture.js";
@@ -42,8 +43,7 @@ function output(chosen: Move, request: GenerateRequest): Record<string, unknown>
 }
 
 /** Renders a history as the loop does (ending at the model's turn) with a port's wrapper and tokenizer. */
-const renderWith = (port: Pick<LlamaModelPort, "chatWrapper" | "tokenize">) => (history: ChatHistoryItem[]) =>
-  port.tokenize(port.chatWrapper.generateContextState({ chatHistory: [...history, { type: "model", response: [] }] }).contextText);
+const renderWith = (port: Pick<LlamaModelPort, "chatWrapper" | "tokenize">) => (history: ChatHistoryItem[]) => renderHistory(port, history);
 
 describe("guard invariants under random scripted behaviour (property)", () => {
   it("hold for every run with the full profile", async () => {
