@@ -9,10 +9,10 @@
 import { parseArgs } from "node:util";
 import { Type, type TSchema } from "@sinclair/typebox";
 import { loadModel } from "../index.js";
-import { FRESHNESS_PROMPT, FRESHNESS_SCHEMA, VERDICT_PROMPT, VERDICT_SCHEMA } from "../runtime/answer-gate.js";
+import { FRESHNESS_PROMPT, FRESHNESS_SCHEMA, VERDICT_PROMPT, VERDICT_SCHEMA } from "../runtime/gate/judgement-prompts.js";
 import { cachedGbnf } from "../schemas/grammar-cache.js";
-import { renderHistory } from "../runtime/native-history.js";
-import { parseGeneration } from "../runtime/parse-generation.js";
+import { renderHistory } from "../runtime/history/render-history.js";
+import { parseGeneration } from "../runtime/model/parse-generation.js";
 
 const { values } = parseArgs({ options: { seeds: { type: "string", default: "30" } } });
 const QUESTIONS = ["What's the weather in Paris right now?", "Convert 20 C to F.", "Who won yesterday's match?", "How does a heat pump work?"];

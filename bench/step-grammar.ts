@@ -11,9 +11,10 @@ import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { Type } from "@sinclair/typebox";
 import { LlamaGrammarEvaluationState, type LlamaContextSequence, type LlamaGrammar, type Token } from "node-llama-cpp";
-import { buildStepSchema, compileGbnf, openModel, renderPrompt, validateAgainst, type OpenedModel } from "../index.js";
-import { JsonCompletionTracker } from "../runtime/json-completion.js";
-import { toNodeLlamaCppSchema } from "../runtime/native-history.js";
+import { buildStepSchema, compileGbnf, openModel, renderPrompt, type OpenedModel } from "../index.js";
+import { toNodeLlamaCppSchema } from "../runtime/history/documented-functions.js";
+import { JsonCompletionTracker } from "../runtime/model/llama/json-completion.js";
+import { validateAgainst } from "../schemas/validator-cache.js";
 
 const { values: options } = parseArgs({
   options: { samples: { type: "string", default: "8" }, model: { type: "string", multiple: true } },

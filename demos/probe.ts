@@ -1,5 +1,5 @@
 /**
- * The probe suite (SPEC M1–M2): scenarios scored mechanically, architectures
+ * The probe suite: scenarios scored mechanically, architectures
  * A, B, C and the node-llama-cpp baseline P side by side on one model.
  *
  *   npm run probe -- [--model <path|tiny:SEED|hf:…>] [--arch A,B,C,P] [--scenarios id,id]

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineTool } from "../index.js";
 
 /**
- * The reference task's tools (SPEC, "The reference task"): local,
+ * The reference task's tools: local,
  * deterministic data, no network.
  */
 export const WEATHER = {

@@ -14,7 +14,7 @@
  * Exit code: 0 answered, 1 failed (or aborted), 2 bad usage or a model that cannot load.
  */
 import { parseArgs } from "node:util";
-import { loadModel, runAgent, PROFILES, type ProfileName, type RunEvent, type RunResult } from "../index.js";
+import { describeDecision, loadModel, runAgent, PROFILES, type GuardDecision, type ProfileName, type RunEvent, type RunResult } from "../index.js";
 import { WEATHER_TASK, weatherTools } from "./weather-tools.js";
 
 // The demo's tools answer weather, arithmetic and temperature questions; --task may ask any of them.
@@ -38,7 +38,7 @@ function parseOptions() {
         task: { type: "string", default: WEATHER_TASK },
         "require-tool": { type: "string", default: "always" },
         seed: { type: "string", default: "1" },
-        temperature: { type: "string", default: "0" },
+        temperature: { type: "string" },
         "max-turns": { type: "string", default: "6" },
         threads: { type: "string" },
         spy: { type: "boolean", default: false },
@@ -62,8 +62,8 @@ function parseOptions() {
   if (!["always", "never", "auto"].includes(values["require-tool"]!)) fail(`--require-tool must be always, never or auto: ${values["require-tool"]}`);
   if (!values.task!.trim()) fail("--task must not be empty");
   if (!(values.profile! in PROFILES)) fail(`--profile must be one of ${Object.keys(PROFILES).join(", ")}: ${values.profile}`);
-  const temperature = Number(values.temperature);
-  if (!(temperature >= 0)) fail(`--temperature must be a number >= 0: ${values.temperature}`);
+  const temperature = values.temperature === undefined ? undefined : Number(values.temperature);
+  if (temperature !== undefined && !(temperature >= 0)) fail(`--temperature must be a number >= 0: ${values.temperature}`);
   return {
     model: values.model,
     profile: values.profile as ProfileName,
@@ -82,6 +82,14 @@ const short = (value: unknown, max = 100): string => {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
 };
+
+/**
+ * What the demo prints of a turn's decisions: what changes the course of a run
+ * (bans, switched-off tools, forced finals, the answer gate). Routine narrowing
+ * shows in the "may call" and "narrowed" lines; call refusals show as the refused result.
+ */
+const NOTABLE = new Set<GuardDecision["kind"]>(["switch-off", "ban", "force-final", "judge", "nudge", "skip"]);
+const isNotable = (decision: GuardDecision) => NOTABLE.has(decision.kind) || (decision.kind === "refuse" && decision.check === "deferral");
 
 function printEvent(event: RunEvent, spy: boolean): void {
   switch (event.type) {
@@ -103,9 +111,7 @@ function printEvent(event: RunEvent, spy: boolean): void {
       console.log(`\nturn ${turn.index} · may call: ${visible}`);
       const narrowed = Object.entries(turn.visible.enums).map(([key, values]) => `${key} ∈ {${values.join(", ")}}`);
       if (narrowed.length > 0) console.log(`  narrowed: ${narrowed.join(" · ")}`);
-      for (const decision of turn.guards.filter((candidate) => /forced|banned|off$/.test(candidate.effect) || candidate.guard.startsWith("A"))) {
-        console.log(`  ${decision.guard}: ${decision.effect} (${decision.reason})`);
-      }
+      for (const decision of turn.guards.filter(isNotable)) console.log(`  ${describeDecision(decision)}`);
       console.log(`  prompt ${turn.prompt.tokens} tokens (${turn.prompt.evaluated} evaluated) · ${turn.generatedTokens} generated · ${turn.ms.total.toFixed(0)} ms`);
       if (spy && turn.spy) console.log(`  ── prompt spy ──\n${turn.spy.prompt}\n  ── grammar ──\n${turn.spy.grammar}`);
       if (turn.step) {
@@ -154,7 +160,8 @@ try {
     requireTool: options.requireTool,
     maxTurns: options.maxTurns,
     profile: options.profile,
-    sampling: { temperature: options.temperature, seed: options.seed },
+    // Without --temperature, the model family's documented sampling (greedy for most, the built-in model included), seeded by --seed.
+    sampling: { ...model.description.sampling.sampling, ...(options.temperature === undefined ? {} : { temperature: options.temperature }), seed: options.seed },
     spy: options.spy,
     signal: controller.signal,
     onEvent: options.json ? undefined : (event) => printEvent(event, options.spy),

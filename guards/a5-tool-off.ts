@@ -1,19 +1,23 @@
-import type { Guard } from "./run-state.js";
+import { defineGuard, type GuardDecision } from "./guard.js";
 
 /**
- * A5: tools switched off for the run are documented (the prompt prefix never
- * changes) but never offered. With none left the final is forced, and its
- * note asks for an answer from what is known that says what could not be
- * checked, rather than a refusal.
+ * A5: tools the caller switched off for the run are documented (the prompt
+ * prefix never changes) but never offered. With none left the final is
+ * forced, and its note asks for an answer from what is known that says what
+ * could not be checked, rather than a refusal. Configuration, not a
+ * heuristic: every profile honours it.
  */
-export const toolOffGuard: Guard = (state, view) => {
-  const off = view.tools.filter((tool) => state.disabled.includes(tool));
-  if (off.length === 0) return { view, decisions: [] };
-  const tools = view.tools.filter((tool) => !off.includes(tool));
-  const decisions = off.map((tool) => ({ guard: "A5" as const, effect: `${tool} off`, reason: "switched off for this run" }));
-  if (tools.length === 0) {
-    decisions.push({ guard: "A5", effect: "final forced", reason: "every tool is switched off" });
+export const toolOffGuard = defineGuard({
+  id: "A5",
+  title: "tools switched off for the run are never offered",
+  stage: "remove",
+  view(state, view) {
+    const off = view.tools.filter((tool) => state.disabled.includes(tool));
+    if (off.length === 0) return { view, decisions: [] };
+    const tools = view.tools.filter((tool) => !off.includes(tool));
+    const decisions: GuardDecision[] = off.map((tool) => ({ guard: "A5", kind: "switch-off", tool, reason: "switched off for this run" }));
+    if (tools.length > 0) return { view: { ...view, tools }, decisions };
+    decisions.push({ guard: "A5", kind: "force-final", reason: "every tool is switched off" });
     return { view: { ...view, tools, forcedFinal: true }, decisions };
-  }
-  return { view: { ...view, tools }, decisions };
-};
+  },
+});

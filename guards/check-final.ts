@@ -1,37 +1,26 @@
-import { groundedNumbers, isGrounded, numbersInText } from "./grounded-numbers.js";
-import type { RunState, View } from "./run-state.js";
-
-export type FinalCheck = "ok" | "hidden" | "ungrounded" | "ungrounded-accepted";
-
-export interface FinalVerdict {
-  check: FinalCheck;
-  /** The numbers in the answer that no source supports. */
-  ungrounded: number[];
-  /** For an answer sent back: the note the model sees instead of its draft. */
-  note?: string;
-}
+import type { FinalVerdict, Guard, GuardDecision, View } from "./guard.js";
+import type { GuardProfile } from "./profiles.js";
+import type { RunState } from "./run-state.js";
 
 /**
- * Checks a FinalAnswer before the run accepts it: it must be visible (G2),
- * and its numbers grounded (G4). An ungrounded answer is sent back once with
- * the numbers it may use; on a forced final, or the second time, it is
- * accepted and recorded as ungrounded instead of looping.
+ * Checks a FinalAnswer before the run accepts it: it must be offered this
+ * turn (refused in the name of the guard that hid it), then every guard's own
+ * check in pipeline order (G4: its numbers must be grounded).
  */
-export function checkFinal(state: RunState, view: View, answer: string, options: { provenance: boolean }): FinalVerdict {
-  if (!view.final) {
-    return { check: "hidden", ungrounded: [], note: "FinalAnswer is not available yet: call one of the tools first." };
+export function checkFinal(
+  state: RunState,
+  turn: { view: View; decisions: readonly GuardDecision[] },
+  answer: string,
+  guards: readonly Guard[],
+  profile: GuardProfile,
+): FinalVerdict {
+  if (!turn.view.final) {
+    const hiding = turn.decisions.find((decision) => decision.kind === "hide-final");
+    return { check: "hidden", guard: hiding?.guard ?? "view", ungrounded: [], note: "FinalAnswer is not available yet: call one of the tools first." };
   }
-  if (!options.provenance) return { check: "ok", ungrounded: [] };
-  const grounded = groundedNumbers(state);
-  const ungrounded = [...new Set(numbersInText(answer).filter((number) => !isGrounded(number, grounded)))];
-  if (ungrounded.length === 0) return { check: "ok", ungrounded };
-  if (view.forcedFinal || state.finalRejections >= 1) return { check: "ungrounded-accepted", ungrounded };
-  const allowed = grounded.filter((number) => number >= 0);
-  return {
-    check: "ungrounded",
-    ungrounded,
-    note:
-      `Your answer used ${ungrounded.join(", ")}, which is not in the request or any tool result. ` +
-      (allowed.length > 0 ? `Answer again using only these numbers: ${allowed.join(", ")}.` : "Answer again without numbers that no tool returned."),
-  };
+  for (const guard of guards) {
+    const verdict = guard.checkFinal?.(state, turn.view, answer, profile);
+    if (verdict && verdict.check !== "ok") return verdict;
+  }
+  return { check: "ok", ungrounded: [] };
 }

@@ -1,39 +1,38 @@
-import { toolOffGuard } from "./a5-tool-off.js";
-import { enumKeyParts } from "./enum-domains.js";
-import { requestEnumGuard } from "./g1-request-enums.js";
-import { finalHiddenGuard } from "./g2-final-hidden.js";
-import { banGuard } from "./g3-ban.js";
-import { numericEnumGuard } from "./g4-numeric-enums.js";
-import { repeatGuard } from "./g5-repeats.js";
-import { scopeCapGuard } from "./g6-scope-cap.js";
-import { forcedFinalGuard } from "./g8-forced-final.js";
+import { enumKeyParts } from "./facts/enum-domains.js";
+import { forcedFinalNote } from "./facts/forced-final-note.js";
+import type { Guard, GuardDecision, View, ViewOutcome } from "./guard.js";
 import type { GuardProfile } from "./profiles.js";
-import type { Guard, GuardDecision, RunState, View } from "./run-state.js";
+import type { RunState } from "./run-state.js";
 
-/** The guards a profile runs, in order: remove (A5, G3), narrow (G1, G4, G5), force (G5, G6), hide (G2, A4), finish (G8). */
-export function guardPipeline(profile: GuardProfile): Guard[] {
-  return [
-    toolOffGuard, // configuration, not a heuristic: every profile honours it
-    ...(profile.banAfterFailures !== null ? [banGuard(profile.banAfterFailures)] : []),
-    ...(profile.requestEnums ? [requestEnumGuard] : []),
-    ...(profile.provenance === "grammar" ? [numericEnumGuard] : []),
-    ...(profile.repeats !== "off" ? [repeatGuard({ exclude: profile.repeats === "exclude" })] : []),
-    ...(profile.scopeCap !== null ? [scopeCapGuard(profile.scopeCap)] : []),
-    ...(profile.finalHidden || profile.gate ? [finalHiddenGuard] : []),
-    forcedFinalGuard({ onLastTurn: profile.forcedFinal }),
-  ];
+/** Every tool visible, FinalAnswer visible, nothing narrowed: where the pipeline starts. */
+export const fullView = (state: RunState): View => ({ tools: state.tools.map((tool) => tool.name), final: true, forcedFinal: false, enums: {}, answerNumbers: null, notes: [] });
+
+/**
+ * The end of every pipeline. A view that admits nothing (no tool, no
+ * FinalAnswer) is forced; a forced view is FinalAnswer alone, with a note on
+ * what could not be found. Domains of tools not offered are dropped so the
+ * record shows what the grammar holds.
+ */
+function finish(state: RunState, view: View, decisions: GuardDecision[]): View {
+  let forced = view.forcedFinal;
+  if (!forced && view.tools.length === 0 && !view.final) {
+    forced = true;
+    decisions.push({ guard: "G8", kind: "force-final", reason: "no tool is left and nothing else could be written" });
+  }
+  const finished = forced ? { ...view, tools: [], final: true, forcedFinal: true, notes: [...view.notes, forcedFinalNote(state)] } : view;
+  const enums = Object.fromEntries(Object.entries(finished.enums).filter(([key]) => finished.tools.includes(enumKeyParts(key).tool)));
+  return { ...finished, enums };
 }
 
-/** Runs the pipeline from the full view: every tool visible, FinalAnswer visible, nothing narrowed. */
-export function decideView(state: RunState, profile: GuardProfile): { view: View; decisions: GuardDecision[] } {
-  let view: View = { tools: state.tools.map((tool) => tool.name), final: true, forcedFinal: false, enums: {}, answerNumbers: null, notes: [] };
+/** Runs a pipeline (see guardPipeline) from the full view, collecting every decision. */
+export function decideView(state: RunState, guards: readonly Guard[], profile: GuardProfile): ViewOutcome {
+  let view = fullView(state);
   const decisions: GuardDecision[] = [];
-  for (const guard of guardPipeline(profile)) {
-    const outcome = guard(state, view);
+  for (const guard of guards) {
+    if (!guard.view) continue;
+    const outcome = guard.view(state, view, profile);
     view = outcome.view;
     decisions.push(...outcome.decisions);
   }
-  // Domains of tools that are not offered do not constrain anything; keep the trace to what the grammar holds.
-  const enums = Object.fromEntries(Object.entries(view.enums).filter(([key]) => view.tools.includes(enumKeyParts(key).tool)));
-  return { view: { ...view, enums }, decisions };
+  return { view: finish(state, view, decisions), decisions };
 }

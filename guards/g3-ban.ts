@@ -1,27 +1,35 @@
-import type { CallCheck, Guard, GuardDecision, RunState } from "./run-state.js";
+import { defineGuard, type GuardDecision } from "./guard.js";
+import type { CallCheck, RunState } from "./run-state.js";
 
 /** Outcomes that count as a tool failing: it ran and failed, or a check refused the call. */
 const FAILURES: readonly CallCheck[] = ["error", "bad-arguments", "ungrounded", "outside-view"];
 
-export function failureCount(state: RunState, tool: string): number {
+function failureCount(state: RunState, tool: string): number {
   return state.calls.filter((call) => call.name === tool && FAILURES.includes(call.check)).length;
 }
 
 /**
- * G3: a tool that failed twice disappears from the union, a mechanical loop
- * exit (seed 002: the 230M model repeated the identical failed call 5× when
- * asked in words to change it). With every tool banned the final is forced.
+ * G3: a tool that failed `banAfterFailures` times disappears from the union,
+ * a mechanical loop exit (a 230M model, asked in words to change a failed
+ * call, repeated the identical call five times). With every tool banned the
+ * final is forced.
  */
-export function banGuard(threshold: number): Guard {
-  return (state, view) => {
+export const banGuard = defineGuard({
+  id: "G3",
+  title: "a tool that keeps failing leaves the union",
+  stage: "remove",
+  profileField: "banAfterFailures",
+  view(state, view, profile) {
+    const threshold = profile.banAfterFailures ?? Infinity;
     const banned = view.tools.filter((tool) => failureCount(state, tool) >= threshold);
     if (banned.length === 0) return { view, decisions: [] };
-    const decisions: GuardDecision[] = banned.map((tool) => ({ guard: "G3", effect: `${tool} banned`, reason: `it failed ${failureCount(state, tool)} times` }));
+    const decisions: GuardDecision[] = banned.map((tool) => {
+      const failures = failureCount(state, tool);
+      return { guard: "G3", kind: "ban", tool, failures, reason: `it failed ${failures} times` };
+    });
     const tools = view.tools.filter((tool) => !banned.includes(tool));
-    if (tools.length === 0 && state.tools.length > 0) {
-      decisions.push({ guard: "G3", effect: "final forced", reason: "every tool is banned" });
-      return { view: { ...view, tools, forcedFinal: true }, decisions };
-    }
-    return { view: { ...view, tools }, decisions };
-  };
-}
+    if (tools.length > 0 || state.tools.length === 0) return { view: { ...view, tools }, decisions };
+    decisions.push({ guard: "G3", kind: "force-final", reason: "every tool is banned" });
+    return { view: { ...view, tools, forcedFinal: true }, decisions };
+  },
+});

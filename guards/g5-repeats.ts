@@ -1,48 +1,74 @@
-import { callKey } from "./canonical-args.js";
-import { enumKey, stringEnumValues, topLevelProperties } from "./enum-domains.js";
-import { succeeded, type Guard, type GuardDecision, type RunState } from "./run-state.js";
+import { callKey } from "./facts/canonical-args.js";
+import { enumKey, stringEnumValues, topLevelProperties } from "./facts/enum-domains.js";
+import { defineGuard, type GuardDecision, type ViewOutcome, type View } from "./guard.js";
+import { succeeded, type RunState } from "./run-state.js";
 
 /** Repeats of any kind: calls answered from the ledger, and retries of failed calls. */
-export const repeatCount = (state: RunState): number => state.calls.filter((call) => call.check === "repeat" || call.repeatOf !== undefined).length;
+const repeatCount = (state: RunState): number => state.calls.filter((call) => call.check === "repeat" || call.repeatOf !== undefined).length;
+
+/** With "exclude": a single-parameter tool's already-fetched values leave its domain, so the model cannot even write the repeat. */
+function excludeFetched(state: RunState, view: View): ViewOutcome {
+  const decisions: GuardDecision[] = [];
+  const enums = { ...view.enums };
+  const hidden: string[] = [];
+  const fetched = new Set(succeeded(state).map((call) => call.key));
+  for (const tool of state.tools.filter((candidate) => view.tools.includes(candidate.name))) {
+    const properties = topLevelProperties(tool.params);
+    if (properties.length !== 1) continue;
+    const [property] = properties as [(typeof properties)[number]];
+    const key = enumKey(tool.name, property.name);
+    const domain = enums[key] ?? stringEnumValues(property.schema);
+    if (!domain) continue;
+    const remaining = domain.filter((value) => !fetched.has(callKey(tool.name, { [property.name]: value })));
+    if (remaining.length === domain.length) continue;
+    if (remaining.length === 0) {
+      hidden.push(tool.name);
+      decisions.push({ guard: "G5", kind: "hide-tool", tool: tool.name, reason: `every value of ${key} has been fetched` });
+    } else {
+      enums[key] = remaining;
+      decisions.push({ guard: "G5", kind: "narrow", tool: tool.name, param: property.name, values: remaining, reason: "the other values were already fetched" });
+    }
+  }
+  return { view: { ...view, tools: view.tools.filter((tool) => !hidden.includes(tool)), enums }, decisions };
+}
 
 /**
- * G5 in the view. Past two repeats of any kind, or a second repeat of a
- * succeeded call, tools stop being offered and the final is forced (seed
- * 000: taking the tools away is the only reliable way to make a small model
- * stop fetching). With `exclude`, a single-parameter tool's already-fetched
- * values leave its domain, so the model cannot even write the repeat.
+ * G5, repeats. A ledger keyed by tool and canonical arguments answers a
+ * repeat of a call whose outcome cannot change with its earlier result and a
+ * note; a call that failed by raising may be retried (it may have been
+ * transient), counted as a repeat. Past two repeats of any kind, or a second
+ * repeat of a succeeded call, tools stop being offered and the final is
+ * forced: taking the tools away is the only reliable way to make a small
+ * model stop fetching.
  */
-export function repeatGuard(options: { exclude: boolean }): Guard {
-  return (state, view) => {
-    const decisions: GuardDecision[] = [];
+export const repeatGuard = defineGuard({
+  id: "G5",
+  title: "repeated calls are answered from the ledger, then the final is forced",
+  stage: "narrow",
+  profileField: "repeats",
+  view(state, view, profile) {
     const repeats = repeatCount(state);
     const repeatedSuccess = succeeded(state).some((call) => state.calls.filter((other) => other.check === "repeat" && other.key === call.key).length >= 2);
     if (repeatedSuccess || repeats >= 2) {
-      decisions.push({ guard: "G5", effect: "final forced", reason: repeatedSuccess ? "a succeeded call was repeated twice" : `${repeats} repeated calls` });
-      return { view: { ...view, forcedFinal: true }, decisions };
+      const reason = repeatedSuccess ? "a succeeded call was repeated twice" : `${repeats} repeated calls`;
+      return { view: { ...view, forcedFinal: true }, decisions: [{ guard: "G5", kind: "force-final", reason }] };
     }
-    if (!options.exclude) return { view, decisions };
+    return profile.repeats === "exclude" ? excludeFetched(state, view) : { view, decisions: [] };
+  },
 
-    const enums = { ...view.enums };
-    const hidden: string[] = [];
-    const fetched = new Set(succeeded(state).map((call) => call.key));
-    for (const tool of state.tools.filter((candidate) => view.tools.includes(candidate.name))) {
-      const properties = topLevelProperties(tool.params);
-      if (properties.length !== 1) continue;
-      const [property] = properties as [(typeof properties)[number]];
-      const key = enumKey(tool.name, property.name);
-      const domain = enums[key] ?? stringEnumValues(property.schema);
-      if (!domain) continue;
-      const remaining = domain.filter((value) => !fetched.has(callKey(tool.name, { [property.name]: value })));
-      if (remaining.length === domain.length) continue;
-      if (remaining.length === 0) {
-        hidden.push(tool.name);
-        decisions.push({ guard: "G5", effect: `${tool.name} hidden`, reason: `every value of ${key} has been fetched` });
-      } else {
-        enums[key] = remaining;
-        decisions.push({ guard: "G5", effect: `${key} limited to ${remaining.join(", ")}`, reason: "the other values were already fetched" });
-      }
-    }
-    return { view: { ...view, tools: view.tools.filter((tool) => !hidden.includes(tool)), enums }, decisions };
-  };
-}
+  checkCall(state, call) {
+    const key = callKey(call.name, call.args);
+    const earlier = state.calls.find((attempt) => attempt.key === key && attempt.check !== "repeat");
+    if (!earlier) return null;
+    if (earlier.check === "error") return { check: "ok", guard: "G5", repeatOf: earlier.turn };
+    return {
+      check: "repeat",
+      guard: "G5",
+      repeatOf: earlier.turn,
+      result: {
+        repeat: `You already made this exact call on turn ${earlier.turn}. Its result is below and will not change. Use what you have, try different arguments, or answer and say what is missing.`,
+        result: earlier.result,
+      },
+    };
+  },
+});

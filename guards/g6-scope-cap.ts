@@ -1,14 +1,20 @@
-import { succeeded, type Guard } from "./run-state.js";
+import { defineGuard } from "./guard.js";
+import { succeeded } from "./run-state.js";
 
 /**
  * G6: small models are scoped to what their benchmarks certify, single or
- * guarded dual operations (seed 002). Past the cap on distinct successful
- * calls, the final is forced.
+ * guarded dual operations. Past the cap on distinct successful calls, the
+ * final is forced.
  */
-export function scopeCapGuard(cap: number): Guard {
-  return (state, view) => {
+export const scopeCapGuard = defineGuard({
+  id: "G6",
+  title: "past a cap on distinct successful calls, the final is forced",
+  stage: "force",
+  profileField: "scopeCap",
+  view(state, view, profile) {
+    const cap = profile.scopeCap ?? Infinity;
     const distinct = new Set(succeeded(state).map((call) => call.key)).size;
     if (distinct < cap) return { view, decisions: [] };
-    return { view: { ...view, forcedFinal: true }, decisions: [{ guard: "G6", effect: "final forced", reason: `${distinct} distinct successful calls reach the cap of ${cap}` }] };
-  };
-}
+    return { view: { ...view, forcedFinal: true }, decisions: [{ guard: "G6", kind: "force-final", reason: `${distinct} distinct successful calls reach the cap of ${cap}` }] };
+  },
+});

@@ -58,29 +58,4 @@ export interface RunState {
   stalled: boolean;
 }
 
-export type GuardName = "G1" | "G2" | "G3" | "G4" | "G5" | "G6" | "G8" | "G9" | "A1" | "A3" | "A4" | "A5";
-
-/** A guard's decision, as data (STYLE: decisions returned with a reason). */
-export interface GuardDecision {
-  guard: GuardName;
-  effect: string;
-  reason: string;
-}
-
-/** What the next step may contain. */
-export interface View {
-  tools: string[];
-  final: boolean;
-  /** Tools are off the table: FinalAnswer only. */
-  forcedFinal: boolean;
-  /** "Tool.param" → allowed values, where a guard narrowed a domain. */
-  enums: Record<string, Array<string | number>>;
-  /** Numbers the FinalAnswer text may contain (G4's answer grammar), or null when unrestricted. */
-  answerNumbers: number[] | null;
-  /** Notes appended to the conversation before this turn (each once per run). */
-  notes: string[];
-}
-
-export type Guard = (state: RunState, view: View) => { view: View; decisions: GuardDecision[] };
-
 export const succeeded = (state: RunState): CallAttempt[] => state.calls.filter((call) => call.check === "ok");

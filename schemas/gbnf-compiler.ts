@@ -1,4 +1,5 @@
 import { gbnfJsonLiteral, gbnfLiteral } from "./gbnf-literal.js";
+import { repeat, RuleSet, sequence } from "./gbnf-rules.js";
 import { KEYWORD_SUPPORT } from "./keyword-support.js";
 import { UnsupportedSchemaError } from "./unsupported-schema-error.js";
 
@@ -25,87 +26,12 @@ export interface GbnfCompileOptions {
 
 /**
  * Largest repetition bound we emit. llama.cpp expands `x{m,n}` into nested
- * rules and rejects counts near 2000 (DESIGN, measured facts); stay far below.
+ * rules and rejects counts near 2000 (measured with llama.cpp as node-llama-cpp
+ * 3.21.1 ships it); stay far below.
  */
 export const GBNF_REPETITION_LIMIT = 1000;
 
 type Schema = Record<string, unknown>;
-
-/** Shared terminal rules, emitted once at the end when referenced. */
-const PRIMITIVE_RULES: Record<string, string> = {
-  // Any code point but the quote, the backslash, C0 controls, and U+FFFD
-  // (kept out so that a U+FFFD in decoded output can only mean invalid UTF-8).
-  // Surrogates and values past U+10FFFF are excluded too: llama.cpp's grammar
-  // decodes byte tokens by lead-byte shape alone, and a random model did write
-  // F5 B1 B1 B1 (= 0x171C71) into a thought. Overlong encodings decode to legal
-  // code points and cannot be excluded here; parseGeneration catches them.
-  // Escapes are exactly JSON.stringify's: \" \\ \b \f \n \r \t and \u00XX.
-  "json-char": '[^"\\\\\\x00-\\x1f\\uFFFD\\uD800-\\uDFFF\\U00110000-\\U001FFFFF] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])',
-  "json-char-no-digit": '[^"\\\\\\x00-\\x1f0-9\\uFFFD\\uD800-\\uDFFF\\U00110000-\\U001FFFFF] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])',
-  "json-char-after-number": '[^"\\\\\\x00-\\x1f0-9.\\uFFFD\\uD800-\\uDFFF\\U00110000-\\U001FFFFF] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f]) | "." json-char-no-digit',
-  "json-char-ascii": '[ !#-\\[\\]-~] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])',
-  "json-int-digits": '"0" | [1-9] [0-9]{0,20}',
-  "json-fraction": '"." [0-9]{1,24}',
-  "json-exponent": '"e" [-+] [1-9] [0-9]{0,2}',
-  "json-integer-digits": '"0" | [1-9] [0-9]{0,15}',
-};
-
-class RuleSet {
-  private readonly rules = new Map<string, string>();
-  private readonly nameByBody = new Map<string, string>();
-  readonly primitivesUsed = new Set<string>();
-
-  add(nameHint: string, body: string): string {
-    const existing = this.nameByBody.get(body);
-    if (existing) return existing;
-    const base = sanitizeRuleName(nameHint);
-    let name = base;
-    for (let suffix = 2; this.rules.has(name) || name in PRIMITIVE_RULES; suffix++) name = `${base}-${suffix}`;
-    this.rules.set(name, body);
-    this.nameByBody.set(body, name);
-    return name;
-  }
-
-  primitive(name: keyof typeof PRIMITIVE_RULES & string): string {
-    this.primitivesUsed.add(name);
-    return name;
-  }
-
-  render(rootExpression: string): string {
-    const lines = [`root ::= ${rootExpression}`];
-    for (const [name, body] of this.rules) lines.push(`${name} ::= ${body}`);
-    for (const name of Object.keys(PRIMITIVE_RULES)) {
-      if (this.primitivesUsed.has(name)) lines.push(`${name} ::= ${PRIMITIVE_RULES[name]}`);
-    }
-    return lines.join("\n") + "\n";
-  }
-}
-
-function sanitizeRuleName(hint: string): string {
-  const name = hint.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-  return name === "" || name === "root" ? "value" : name;
-}
-
-function repeat(expression: string, min: number, max: number): string {
-  if (max === 0) return "";
-  if (min === max) return min === 1 ? expression : `${expression}{${min}}`;
-  if (min === 0 && max === 1) return `${expression}?`;
-  return `${expression}{${min},${max}}`;
-}
-
-const LITERAL = /^"(?:[^"\\]|\\.)*"$/;
-
-/** Joins GBNF expressions, merging adjacent string literals so the grammar reads like the JSON it emits. */
-function sequence(...parts: string[]): string {
-  const merged: string[] = [];
-  for (const part of parts.flatMap(topLevelItems)) {
-    const previous = merged[merged.length - 1];
-    if (previous !== undefined && LITERAL.test(previous) && LITERAL.test(part)) {
-      merged[merged.length - 1] = previous.slice(0, -1) + part.slice(1);
-    } else merged.push(part);
-  }
-  return merged.join(" ");
-}
 
 class Compiler {
   readonly rules = new RuleSet();
@@ -285,28 +211,6 @@ class Compiler {
   }
 }
 
-/** Splits a GBNF sequence into its top-level items (spaces inside literals, classes and groups do not split). */
-function topLevelItems(expression: string): string[] {
-  const items: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let index = 0; index < expression.length; index++) {
-    const character = expression[index];
-    if (character === '"' || character === "[") {
-      const close = character === '"' ? '"' : "]";
-      for (index++; index < expression.length && expression[index] !== close; index++) {
-        if (expression[index] === "\\") index++;
-      }
-    } else if (character === "(") depth++;
-    else if (character === ")") depth--;
-    else if (character === " " && depth === 0) {
-      if (index > start) items.push(expression.slice(start, index));
-      start = index + 1;
-    }
-  }
-  if (expression.length > start) items.push(expression.slice(start));
-  return items;
-}
 
 /** A readable rule-name part for a union branch: the value of its first property when that is a string const (a tool name). */
 function branchLabel(branch: unknown): string | undefined {

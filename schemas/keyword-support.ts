@@ -1,7 +1,7 @@
 /**
  * How each JSON Schema keyword is honoured. Declarative on purpose: the
  * compiler refuses any keyword not listed here, so a constraint is never
- * dropped silently (DESIGN invariant 6).
+ * dropped silently: grammars fail closed.
  *
  * - "grammar": expressed in the GBNF grammar, so a violating value is unsampleable.
  * - "post-check": the grammar cannot express it; ajv enforces it after
@@ -49,8 +49,3 @@ export const KEYWORD_SUPPORT: Readonly<Record<string, KeywordSupport>> = {
   writeOnly: "annotation",
   deprecated: "annotation",
 };
-
-/** Keywords the validator (ajv) must enforce because the grammar does not fully. */
-export const POST_CHECK_KEYWORDS = Object.entries(KEYWORD_SUPPORT)
-  .filter(([, support]) => support === "post-check" || support === "grammar+post-check")
-  .map(([keyword]) => keyword);

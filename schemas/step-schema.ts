@@ -1,8 +1,15 @@
 import { Type, type Static, type TLiteral, type TObject, type TSchema, type TString, type TUnion } from "@sinclair/typebox";
-import { NarrowgaugeError } from "../runtime/narrowgauge-error.js";
+import { NarrowgaugeError } from "./narrowgauge-error.js";
 
 /** The name of the action that ends a run. Tools may not use it. */
 export const FINAL_ANSWER = "FinalAnswer";
+
+/** Caps on the free text of a step, in code points. */
+export const STEP_DEFAULTS = {
+  /** Long enough for "what I have, what is missing", far below llama.cpp's repetition limit. */
+  thoughtMaxLength: 200,
+  answerMaxLength: 400,
+} as const;
 
 /** What the step schema needs to know about a tool: its name and its parameters' schema. */
 export interface ToolSchemaSpec<Name extends string = string, Params extends TSchema = TSchema> {
@@ -18,13 +25,13 @@ export interface StepSchemaOptions<Tools extends readonly ToolSchemaSpec[], Thou
   final?: boolean;
   /**
    * Whether the step starts with a `thought` field (architecture C). Key order
-   * is generation order, so the model reasons before it acts (seed 002).
+   * is generation order, so the model reasons before it acts.
    * Defaults to true.
    */
   thought?: Thought;
-  /** Cap on the thought, in code points. Defaults to 200: long enough for "what I have, what is missing", far below llama.cpp's repetition limit. */
+  /** Cap on the thought, in code points. Defaults to STEP_DEFAULTS.thoughtMaxLength (200). */
   thoughtMaxLength?: number;
-  /** Cap on the final answer, in code points. Defaults to 400. */
+  /** Cap on the final answer, in code points. Defaults to STEP_DEFAULTS.answerMaxLength (400). */
   answerMaxLength?: number;
   /**
    * When set, the answer's grammar admits digits only as these numbers (G4:
@@ -57,10 +64,6 @@ export type StepSchema<Tools extends readonly ToolSchemaSpec[] = readonly ToolSc
 export type Step<Tools extends readonly ToolSchemaSpec[] = readonly ToolSchemaSpec[], Thought extends boolean = true> = Static<
   StepSchema<Tools, Thought>
 >;
-export type ToolCall<Tools extends readonly ToolSchemaSpec[] = readonly ToolSchemaSpec[]> = Exclude<
-  Step<Tools>["call"],
-  { tool: typeof FINAL_ANSWER }
->;
 
 /** The view a turn was asked to build allows no action at all: a guard bug, never a model error. */
 export class EmptyStepError extends NarrowgaugeError {
@@ -91,7 +94,7 @@ export function checkToolNames(names: readonly string[]): void {
 }
 
 /**
- * Builds the one forced union call of a step (SPEC S1):
+ * Builds the one forced union call of a step:
  * `{ thought, call: { tool: "<Name>", args } | { tool: "FinalAnswer", answer } }`.
  * With no tools visible it is the FinalAnswer branch alone; with FinalAnswer
  * hidden it is the tools alone.
@@ -99,7 +102,7 @@ export function checkToolNames(names: readonly string[]): void {
 export function buildStepSchema<const Tools extends readonly ToolSchemaSpec[], const Thought extends boolean = true>(
   options: StepSchemaOptions<Tools, Thought>,
 ): StepSchema<Tools, Thought> {
-  const { tools, final = true, thought = true as Thought, thoughtMaxLength = 200, answerMaxLength = 400, answerNumbers } = options;
+  const { tools, final = true, thought = true as Thought, thoughtMaxLength = STEP_DEFAULTS.thoughtMaxLength, answerMaxLength = STEP_DEFAULTS.answerMaxLength, answerNumbers } = options;
   checkToolNames(tools.map((tool) => tool.name));
   const branches: TSchema[] = tools.map((tool) => Type.Object({ tool: Type.Literal(tool.name), args: tool.params }));
   if (final) branches.push(Type.Object({ tool: Type.Literal(FINAL_ANSWER), answer: answerSchema(answerMaxLength, answerNumbers) }));

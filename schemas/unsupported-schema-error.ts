@@ -1,4 +1,4 @@
-import { NarrowgaugeError } from "../runtime/narrowgauge-error.js";
+import { NarrowgaugeError } from "./narrowgauge-error.js";
 
 /**
  * A schema uses something the grammar compiler cannot express faithfully and

@@ -1,11 +1,6 @@
-import { LlamaChat, type ChatHistoryItem, type ChatModelFunctions } from "node-llama-cpp";
-import type { Tool } from "../../runtime/define-tool.js";
-import type { LlamaModelPort } from "../../runtime/llama-model-port.js";
-import { DEFAULT_SYSTEM_PROMPT, documentedFunctions } from "../../runtime/native-history.js";
-import { RunRecorder, TurnBuilder } from "../../runtime/run-recorder.js";
-import type { RunEvent, RunResult } from "../../runtime/run-types.js";
-import type { Sampling } from "../../runtime/sampling.js";
-import { ToolRegistry } from "../../runtime/tool-registry.js";
+import { LlamaChat, type ChatHistoryItem } from "node-llama-cpp";
+import { chatModelFunctions, DEFAULT_SYSTEM_PROMPT, RUN_DEFAULTS, ToolRegistry, type LlamaModelPort, type RunEvent, type RunResult, type Sampling, type Tool } from "../../index.js";
+import { PeerRecorder } from "./peer-recorder.js";
 
 export interface PeerRunOptions {
   model: LlamaModelPort;
@@ -37,25 +32,24 @@ export function inventedToolNames(text: string, known: readonly string[]): strin
 export async function runPeerBaseline(options: PeerRunOptions): Promise<{ result: RunResult; inventedToolNames: string[] }> {
   const { model, task, maxTurns, signal } = options;
   const registry = new ToolRegistry(options.tools);
-  // Handler-less functions: the calls come back to us and run through the same registry as narrowgauge's.
-  const functions = documentedFunctions(registry) as ChatModelFunctions;
-  delete (functions as Record<string, unknown>).FinalAnswer;
+  // Handler-less functions, documented as narrowgauge documents them: the calls come back to us and run through the same registry.
+  const functions = chatModelFunctions(options.tools, { finalAnswer: false });
   const chat = new LlamaChat({ contextSequence: model.opened.sequence, chatWrapper: model.chatWrapper, autoDisposeSequence: false });
-  const run = new RunRecorder(task, model.description, { profile: "none", requireTool: false }, options.onEvent);
+  const run = new PeerRecorder(task, model.description, options.onEvent);
   const invented = new Set<string>();
   let history: ChatHistoryItem[] = [{ type: "system", text: DEFAULT_SYSTEM_PROMPT }, { type: "user", text: task }, { type: "model", response: [] }];
   const meter = model.opened.sequence.tokenMeter;
   try {
     for (let index = 1; index <= maxTurns; index++) {
       if (signal?.aborted) return { result: run.end("aborted"), inventedToolNames: [...invented] };
-      const turn = new TurnBuilder(index, { tools: registry.names, final: true, enums: {} }, []);
+      const turn = run.startTurn(index, registry.names);
       const before = { input: meter.usedInputTokens, output: meter.usedOutputTokens };
       const started = performance.now();
       const response = await chat.generateResponse(history, {
         functions,
         documentFunctionParams: true,
         maxParallelFunctionCalls: 1,
-        maxTokens: options.maxTokensPerStep ?? 1024,
+        maxTokens: options.maxTokensPerStep ?? RUN_DEFAULTS.maxTokensPerStep,
         temperature: options.sampling?.temperature ?? 0,
         seed: options.sampling?.seed,
         topK: options.sampling?.topK,
@@ -64,26 +58,31 @@ export async function runPeerBaseline(options: PeerRunOptions): Promise<{ result
         stopOnAbortSignal: true,
       });
       const call = response.functionCalls?.[0];
-      turn.record.raw = response.response + (call ? `${JSON.stringify(call.raw)}` : "");
-      turn.record.prompt = { tokens: model.opened.sequence.contextTokens.length, evaluated: meter.usedInputTokens - before.input };
-      turn.record.generatedTokens = meter.usedOutputTokens - before.output;
-      turn.record.ms.sampling = performance.now() - started;
+      turn.raw = response.response + (call ? `${JSON.stringify(call.raw)}` : "");
+      turn.prompt = { tokens: model.opened.sequence.contextTokens.length, evaluated: meter.usedInputTokens - before.input };
+      turn.generatedTokens = meter.usedOutputTokens - before.output;
+      turn.ms.sampling = performance.now() - started;
       for (const name of inventedToolNames(response.response, registry.names)) invented.add(name);
       history = response.lastEvaluation.cleanHistory;
       if (!call) {
-        turn.record.step = { call: { tool: "FinalAnswer", answer: response.response } };
-        turn.record.check = "ok";
+        turn.step = { call: { tool: "FinalAnswer", answer: response.response } };
+        turn.check = "ok";
         run.commit(turn);
         if (response.metadata.stopReason === "abort") return { result: run.end("aborted"), inventedToolNames: [...invented] };
         return { result: run.end("final-answer", { answer: response.response.trim() }), inventedToolNames: [...invented] };
       }
-      const observation = await turn.timeAsync("tool", () =>
-        registry.execute(call.functionName, call.params, { signal: signal ?? new AbortController().signal, turn: index, timeoutMs: 10_000, maxResultChars: 2000 }),
-      );
-      const badArguments = !observation.ok && String((observation.result as { error: string }).error).startsWith("invalid arguments");
-      turn.record.check = observation.ok ? "ok" : badArguments ? "bad-arguments" : "error";
-      turn.record.step = { call: { tool: call.functionName, args: call.params } };
-      turn.record.tool = { name: call.functionName, args: call.params, ok: observation.ok, result: observation.result };
+      const toolStarted = performance.now();
+      const observation = await registry.execute(call.functionName, call.params, {
+        signal: signal ?? new AbortController().signal,
+        turn: index,
+        timeoutMs: RUN_DEFAULTS.toolTimeoutMs,
+        maxResultChars: RUN_DEFAULTS.maxResultChars,
+      });
+      turn.ms.tool = performance.now() - toolStarted;
+      turn.check = observation.ok ? "ok" : observation.code === "bad-arguments" ? "bad-arguments" : "error";
+      turn.step = { call: { tool: call.functionName, args: call.params } };
+      const failure = observation.ok ? null : { code: observation.code, message: observation.result.error };
+      turn.tool = { name: call.functionName, args: call.params, ok: observation.ok, result: observation.result, failure };
       const last = history.at(-1);
       if (last?.type === "model") {
         last.response.push({ type: "functionCall", name: call.functionName, params: call.params, result: observation.result, rawCall: call.raw });

@@ -3,7 +3,7 @@ import { defineTool, type Tool } from "../../index.js";
 import { calculator, cityWeather, convertTemperature } from "../weather-tools.js";
 import type { Scenario } from "./scenario.js";
 
-/** A search tool whose results are always thin: the repeat trap (seed 000: "a thin result gets asked for again, and again"). */
+/** A search tool whose results are always thin: the repeat trap (a thin result gets asked for again, and again). */
 export const webSearch = defineTool({
   name: "WebSearch",
   description: "Search the web; returns matching snippets.",

@@ -1,10 +1,6 @@
 import { stat } from "node:fs/promises";
 import { GgufFileType } from "node-llama-cpp";
-import type { ProfileName } from "../../guards/profiles.js";
-import type { LlamaModelPort } from "../../runtime/llama-model-port.js";
-import { runAgent } from "../../runtime/run-agent.js";
-import type { RunResult } from "../../runtime/run-types.js";
-import { samplingPresetFor } from "../../runtime/sampling-presets.js";
+import { runAgent, type LlamaModelPort, type ProfileName, type RunEvent, type RunResult } from "../../index.js";
 import { runPeerBaseline } from "./peer-baseline.js";
 import { toolsFor } from "./probe-tools.js";
 import { probeRun, summarise, type Architecture, type ProbeModel, type ProbeReport, type ProbeRun } from "./report.js";
@@ -33,8 +29,7 @@ function quantisation(model: LlamaModelPort): string {
 }
 
 export async function describeProbeModel(model: LlamaModelPort, sampling?: ProbeModel["sampling"]): Promise<ProbeModel> {
-  const general = model.opened.model.fileInfo.metadata.general;
-  const preset = samplingPresetFor({ architecture: general?.architecture, name: general?.name });
+  const preset = model.description.sampling;
   return {
     name: model.description.name,
     file: model.opened.file,
@@ -49,7 +44,7 @@ export async function describeProbeModel(model: LlamaModelPort, sampling?: Probe
 }
 
 /** Runs one scenario under one architecture: A, B and C are runAgent options; P is node-llama-cpp's own loop. */
-export async function runScenario(model: LlamaModelPort, scenario: Scenario, arch: Architecture, options: Pick<ProbeOptions, "profile" | "spy"> & { sampling: ProbeModel["sampling"]; onEvent?: Parameters<typeof runAgent>[0]["onEvent"] }): Promise<ProbeRun> {
+export async function runScenario(model: LlamaModelPort, scenario: Scenario, arch: Architecture, options: Pick<ProbeOptions, "profile" | "spy"> & { sampling: ProbeModel["sampling"]; onEvent?: (event: RunEvent) => void }): Promise<ProbeRun> {
   const { family: _family, source: _source, ...sampling } = options.sampling;
   const common = { model, task: scenario.task, maxTurns: scenario.maxTurns, sampling, spy: options.spy, onEvent: options.onEvent };
   let result: RunResult;

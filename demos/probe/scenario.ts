@@ -1,14 +1,14 @@
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Type, type Static } from "@sinclair/typebox";
-import { NarrowgaugeError } from "../../runtime/narrowgauge-error.js";
-import { describeIssues, validateAgainst } from "../../schemas/validator-cache.js";
+import { Value } from "@sinclair/typebox/value";
+import { NarrowgaugeError } from "../../index.js";
 
 const ToolName = Type.Union([Type.Literal("CityWeather"), Type.Literal("Calculator"), Type.Literal("ConvertTemperature"), Type.Literal("WebSearch")]);
 const Behaviour = Type.Union([Type.Literal("normal"), Type.Literal("fails-once"), Type.Literal("always-fails")]);
 
-/** A probe scenario, as stored in scenarios/*.json. */
+/** A probe scenario, as stored in scenarios/<kind>/<id>.json. */
 export const ScenarioSchema = Type.Object({
   id: Type.String({ pattern: "^[a-z0-9-]+$" }),
   description: Type.String(),
@@ -38,21 +38,28 @@ export class ScenarioFileError extends NarrowgaugeError {
 
 export const SCENARIO_DIR = fileURLToPath(new URL("./scenarios/", import.meta.url));
 
+async function parseScenario(path: string): Promise<Scenario> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    throw new ScenarioFileError(path, (error as Error).message);
+  }
+  const issues = [...Value.Errors(ScenarioSchema, value)].map((issue) => `${issue.path || "/"} ${issue.message}`);
+  if (issues.length > 0) throw new ScenarioFileError(path, issues.join("; "));
+  if ((value as Scenario).id !== basename(path, ".json")) throw new ScenarioFileError(path, "id must match the file name");
+  return value as Scenario;
+}
+
+/** Every scenario under `directory` (files grouped in folders by kind), in order of id. */
 export async function loadScenarios(directory = SCENARIO_DIR): Promise<Scenario[]> {
-  const files = (await readdir(directory)).filter((file) => file.endsWith(".json")).sort();
-  return Promise.all(
-    files.map(async (file) => {
-      const path = join(directory, file);
-      let value: unknown;
-      try {
-        value = JSON.parse(await readFile(path, "utf8"));
-      } catch (error) {
-        throw new ScenarioFileError(path, (error as Error).message);
-      }
-      const issues = validateAgainst(ScenarioSchema, value);
-      if (issues.length > 0) throw new ScenarioFileError(path, describeIssues(issues));
-      if ((value as Scenario).id !== file.replace(/\.json$/, "")) throw new ScenarioFileError(path, "id must match the file name");
-      return value as Scenario;
-    }),
-  );
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
+  const paths = entries.filter((entry) => entry.isFile() && entry.name.endsWith(".json")).map((entry) => join(entry.parentPath, entry.name));
+  const scenarios = await Promise.all(paths.map(parseScenario));
+  const ids = new Set<string>();
+  for (const [index, scenario] of scenarios.entries()) {
+    if (ids.has(scenario.id)) throw new ScenarioFileError(paths[index]!, `the id ${scenario.id} is used twice`);
+    ids.add(scenario.id);
+  }
+  return scenarios.sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
 }

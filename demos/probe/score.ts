@@ -1,11 +1,32 @@
-import { callKey } from "../../guards/canonical-args.js";
-import { isGrounded, numbersInText, numbersInValue } from "../../guards/grounded-numbers.js";
-import type { RunResult } from "../../runtime/run-types.js";
+import type { RunResult } from "../../index.js";
 import type { Scenario } from "./scenario.js";
 
+// The scorer reads numbers and compares calls with its own code, not the
+// runtime's: it judges the runtime, so it must not share its mistakes.
+
+/** Unsigned decimal numbers in text ("-5°C" reads as 5): what a reader would count as a stated number. */
+const numbersInText = (text: string): number[] => Array.from(text.matchAll(/\d+(?:\.\d+)?/g), (match) => Number(match[0]));
+
+/** Every number in a JSON value, including numbers written inside its strings. */
+function numbersInValue(value: unknown): number[] {
+  if (typeof value === "number") return Number.isFinite(value) ? [value] : [];
+  if (typeof value === "string") return numbersInText(value);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(numbersInValue);
+  return [];
+}
+
+const sameNumber = (left: number, right: number) => Math.abs(left - right) <= 1e-9 * Math.max(1, Math.abs(left));
+const isGrounded = (number: number, sources: readonly number[]) => sources.some((source) => sameNumber(number, source));
+
+/** A call's identity: its name and its arguments as JSON with sorted keys. */
+function callIdentity(name: string, args: unknown): string {
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value) ? value.map(sorted) : value !== null && typeof value === "object" ? Object.fromEntries(Object.entries(value).sort(([left], [right]) => (left < right ? -1 : 1)).map(([key, inner]) => [key, sorted(inner)])) : value;
+  return `${name} ${JSON.stringify(sorted(args ?? {}))}`;
+}
+
 /**
- * How a run ended, judged by code (seed 000: scored mechanically, never by
- * asking another model):
+ * How a run ended, judged by code, never by asking another model:
  * - "answered": a final answer whose every number comes from the task or a tool result;
  * - "invented": a final answer containing a number found in neither;
  * - "honest-failure": no answer (turns exhausted, stalled) — nothing invented;
@@ -61,7 +82,7 @@ export function endedBy(result: RunResult): EndedBy {
 
 export function scoreRun(scenario: Scenario, result: RunResult, extra: { inventedToolNames?: readonly string[] } = {}): ProbeScore {
   const ended = endedBy(result);
-  const keys = result.turns.flatMap((turn) => (turn.tool ? [callKey(turn.tool.name, turn.tool.args)] : []));
+  const keys = result.turns.flatMap((turn) => (turn.tool ? [callIdentity(turn.tool.name, turn.tool.args)] : []));
   const repeats = keys.filter((key, index) => keys.indexOf(key) < index).length;
   // With expected facts: the answer states them all and invents nothing. Without: any honest ending
   // (an empty reply is not an answer).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunResult, TurnRecord } from "../../runtime/run-types.js";
+import type { RunResult, TurnRecord } from "../../runtime/loop/run-types.js";
 import { endedBy, scoreRun, statesFacts, ungroundedNumbers } from "../../demos/probe/score.js";
 import type { Scenario } from "../../demos/probe/scenario.js";
 
@@ -13,12 +13,12 @@ function turn(index: number, overrides: Partial<TurnRecord> = {}): TurnRecord {
   };
 }
 const weather = (index: number, city: string, temperatureC: number, ok = true): TurnRecord =>
-  turn(index, { check: ok ? "ok" : "error", tool: { name: "CityWeather", args: { city }, ok, result: ok ? { city, temperatureC } : { error: "503" } } });
+  turn(index, { check: ok ? "ok" : "error", tool: { name: "CityWeather", args: { city }, ok, result: ok ? { city, temperatureC } : { error: "503" }, failure: ok ? null : { code: "threw", message: "503" } } });
 
 function result(turns: TurnRecord[], ending: Pick<RunResult, "status" | "answer" | "reason">): RunResult {
   return {
     task: scenario.task, ...ending, partialAnswer: null, profile: "sub1b", requireTool: true, ungroundedNumbers: [], unverified: false, judgements: [],
-    error: null, turns, model: { name: "m", file: null, wrapper: "ChatML", threads: 1, builtIn: true, parameters: null },
+    error: null, turns, model: { name: "m", file: null, wrapper: "ChatML", threads: 1, builtIn: true, parameters: null, sampling: { family: "default", sampling: { temperature: 0 }, source: "" } },
     tokens: { prompt: 500, evaluated: 150, generated: 80 }, ms: { total: 1234, render: 0, grammar: 0, prompt: 0, sampling: 0, tool: 0, judgements: 0 },
   };
 }
@@ -44,7 +44,7 @@ describe("the probe scorer", () => {
   });
 
   it("scores an invented answer: a number in neither the task nor any successful result, even one from a failed call", () => {
-    const run = result([weather(1, "Paris", 18), turn(2, { check: "error", tool: { name: "CityWeather", args: { city: "New York" }, ok: false, result: { error: "25 s timeout" } } })], {
+    const run = result([weather(1, "Paris", 18), turn(2, { check: "error", tool: { name: "CityWeather", args: { city: "New York" }, ok: false, result: { error: "25 s timeout" }, failure: { code: "timeout", message: "25 s timeout" } } })], {
       status: "answered", reason: "final-answer", answer: "Paris 18°C, New York 25°C.",
     });
     const score = scoreRun(scenario, run);
@@ -56,8 +56,8 @@ describe("the probe scorer", () => {
     const run = result(
       [
         turn(1, { check: "invalid", failure: { code: "truncated-output", message: "" }, raw: '{"thought":"aaa' }),
-        turn(2, { check: "bad-arguments", tool: { name: "CityWeather", args: { city: "Londres" }, ok: false, result: { error: "invalid" } } }),
-        turn(3, { check: "ungrounded", tool: { name: "Calculator", args: { a: 25 }, ok: false, result: { error: "25 is not…" } } }),
+        turn(2, { check: "bad-arguments", tool: { name: "CityWeather", args: { city: "Londres" }, ok: false, result: { error: "invalid" }, failure: { code: "bad-arguments", message: "invalid" } } }),
+        turn(3, { check: "ungrounded", tool: { name: "Calculator", args: { a: 25 }, ok: false, result: { error: "25 is not…" }, failure: { code: "refused", message: "25 is not…" } } }),
         turn(4, { check: "hidden" }),
         turn(5, { check: "nudged" }),
       ],
@@ -67,7 +67,7 @@ describe("the probe scorer", () => {
   });
 
   it("counts repeats by canonical arguments, executed or not", () => {
-    const repeat = turn(2, { check: "repeat", tool: { name: "CityWeather", args: { city: "Paris" }, ok: false, result: { repeat: "…" } } });
+    const repeat = turn(2, { check: "repeat", tool: { name: "CityWeather", args: { city: "Paris" }, ok: false, result: { repeat: "…" }, failure: { code: "refused", message: "…" } } });
     const run = result([weather(1, "Paris", 18), repeat, weather(3, "Paris", 18)], { status: "failed", reason: "max-turns", answer: null });
     expect(scoreRun(scenario, run).repeats).toBe(2);
   });

@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { callKey } from "../../guards/canonical-args.js";
-import { checkCall } from "../../guards/check-call.js";
-import { checkFinal } from "../../guards/check-final.js";
-import { groundedNumbers, isGrounded, numbersInText } from "../../guards/grounded-numbers.js";
+import { checkCall as checkCallWith } from "../../guards/check-call.js";
+import { checkFinal as checkFinalWith } from "../../guards/check-final.js";
+import { callKey } from "../../guards/facts/canonical-args.js";
+import type { GuardDecision, ProposedCall, View } from "../../guards/guard.js";
+import { guardPipeline } from "../../guards/guard-list.js";
+import { PROFILES } from "../../guards/profiles.js";
+import type { RunState } from "../../guards/run-state.js";
+import { groundedNumbers, isGrounded, numbersInText } from "../../guards/facts/grounded-numbers.js";
 import { attempt, fullView, PARIS, state } from "../helpers/run-state.js";
 
-const checks = { repeats: true, provenance: true };
+const profile = PROFILES.sub1b;
+const guards = guardPipeline(profile);
+const checkCall = (runState: RunState, view: View, call: ProposedCall, decisions: GuardDecision[] = []) => checkCallWith(runState, { view, decisions }, call, guards, profile);
+const checkFinal = (runState: RunState, view: View, answer: string, decisions: GuardDecision[] = []) => checkFinalWith(runState, { view, decisions }, answer, guards, profile);
 
 describe("provenance (G4)", () => {
   it("grounds numbers from the request and successful results, compared numerically", () => {
@@ -16,14 +23,14 @@ describe("provenance (G4)", () => {
     expect(numbersInText("-5°C and 3.25 km, 2024")).toEqual([5, 3.25, 2024]);
   });
 
-  it("refuses ConvertTemperature(25.0) when 25 is nowhere, naming what can supply it (seed 002)", () => {
-    const verdict = checkCall(state(), fullView(), { name: "ConvertTemperature", args: { value: 25.0, from: "C", to: "F" } }, checks);
+  it("refuses ConvertTemperature(25.0) when 25 is nowhere, naming what can supply it", () => {
+    const verdict = checkCall(state(), fullView(), { name: "ConvertTemperature", args: { value: 25.0, from: "C", to: "F" } });
     expect(verdict.check).toBe("ungrounded");
     expect(verdict.result).toEqual({ error: "25 is not a number from the request or any tool result, so ConvertTemperature was not run. Use CityWeather to fetch a city temperature first." });
   });
 
   it("runs the same call once 25 is grounded", () => {
-    expect(checkCall(state({ task: "Convert 25 C to F" }), fullView(), { name: "ConvertTemperature", args: { value: 25.0, from: "C", to: "F" } }, checks).check).toBe("ok");
+    expect(checkCall(state({ task: "Convert 25 C to F" }), fullView(), { name: "ConvertTemperature", args: { value: 25.0, from: "C", to: "F" } }).check).toBe("ok");
   });
 });
 
@@ -35,22 +42,51 @@ describe("repeats (G5)", () => {
 
   it("answers a repeat of a succeeded call from the ledger, with a note that it will not change", () => {
     const runState = state({ calls: [attempt(1, "CityWeather", { city: "Paris" }, "ok", PARIS)] });
-    const verdict = checkCall(runState, fullView(), { name: "CityWeather", args: { city: "Paris" } }, checks);
+    const verdict = checkCall(runState, fullView(), { name: "CityWeather", args: { city: "Paris" } });
     expect(verdict).toMatchObject({ check: "repeat", repeatOf: 1, result: { result: PARIS } });
     expect((verdict.result as { repeat: string }).repeat).toMatch(/will not change/);
   });
 
   it("lets a failed call be retried (it may have been transient), marking it as a repeat", () => {
     const runState = state({ calls: [attempt(1, "CityWeather", { city: "Paris" }, "error")] });
-    expect(checkCall(runState, fullView(), { name: "CityWeather", args: { city: "Paris" } }, checks)).toEqual({ check: "ok", repeatOf: 1 });
+    expect(checkCall(runState, fullView(), { name: "CityWeather", args: { city: "Paris" } })).toEqual({ check: "ok", guard: "G5", repeatOf: 1 });
   });
 });
 
 describe("visibility and narrowed domains", () => {
   it("refuses a hidden tool and a value outside the turn's domain", () => {
-    expect(checkCall(state(), fullView({ tools: ["CityWeather"] }), { name: "Calculator", args: { a: 1, op: "+", b: 1 } }, checks).check).toBe("banned");
-    const verdict = checkCall(state(), fullView({ enums: { "CityWeather.city": ["Paris", "New York"] } }), { name: "CityWeather", args: { city: "London" } }, checks);
+    expect(checkCall(state(), fullView({ tools: ["CityWeather"] }), { name: "Calculator", args: { a: 1, op: "+", b: 1 } }).check).toBe("banned");
+    const verdict = checkCall(state(), fullView({ enums: { "CityWeather.city": ["Paris", "New York"] } }), { name: "CityWeather", args: { city: "London" } });
     expect(verdict).toMatchObject({ check: "outside-view", result: { error: '"London" is not allowed for city now; allowed: "Paris", "New York".' } });
+  });
+
+  it("names the guard whose decision the call ran into, and says why in the guard's own words", () => {
+    const banned: GuardDecision = { guard: "G3", kind: "ban", tool: "Calculator", failures: 3, reason: "it failed 3 times" };
+    expect(checkCall(state(), fullView({ tools: ["CityWeather"] }), { name: "Calculator", args: { a: 1, op: "+", b: 1 } }, [banned])).toEqual({
+      check: "banned",
+      guard: "G3",
+      result: { error: "Calculator is not available now: it failed 3 times." },
+    });
+    const forced: GuardDecision = { guard: "G6", kind: "force-final", reason: "cap" };
+    expect(checkCall(state(), fullView({ tools: [], forcedFinal: true }), { name: "CityWeather", args: { city: "Paris" } }, [forced])).toMatchObject({
+      guard: "G6",
+      result: { error: "CityWeather is not available now: only FinalAnswer is allowed now." },
+    });
+    const narrowings: GuardDecision[] = [
+      { guard: "G1", kind: "narrow", tool: "CityWeather", param: "city", values: ["Paris", "New York"], reason: "" },
+      { guard: "G5", kind: "narrow", tool: "CityWeather", param: "city", values: ["New York"], reason: "" },
+    ];
+    const narrowed = fullView({ enums: { "CityWeather.city": ["New York"] } });
+    expect(checkCall(state(), narrowed, { name: "CityWeather", args: { city: "London" } }, narrowings).guard).toBe("G1");
+    expect(checkCall(state(), narrowed, { name: "CityWeather", args: { city: "Paris" } }, narrowings).guard).toBe("G5");
+    expect(checkFinal(state(), fullView({ final: false }), "x", [{ guard: "G2", kind: "hide-final", reason: "" }])).toMatchObject({ check: "hidden", guard: "G2" });
+  });
+
+  it("names G4 and G5 on their own refusals", () => {
+    expect(checkCall(state(), fullView(), { name: "ConvertTemperature", args: { value: 25, from: "C", to: "F" } }).guard).toBe("G4");
+    const afterParis = state({ calls: [attempt(1, "CityWeather", { city: "Paris" }, "ok", PARIS)] });
+    expect(checkCall(afterParis, fullView(), { name: "CityWeather", args: { city: "Paris" } }).guard).toBe("G5");
+    expect(checkFinal(afterParis, fullView(), "25 degrees").guard).toBe("G4");
   });
 });
 
@@ -63,13 +99,13 @@ describe("final answers", () => {
     ["ungrounded, second time: accepted and recorded", { ...afterParis, finalRejections: 1 }, fullView(), "Paris is 25°C.", "ungrounded-accepted"],
     ["ungrounded on a forced final: accepted and recorded", afterParis, fullView({ forcedFinal: true }), "Paris is 25°C.", "ungrounded-accepted"],
   ] as const)("%s", (_label, runState, view, answer, expected) => {
-    const verdict = checkFinal(runState, view, answer, { provenance: true });
+    const verdict = checkFinal(runState, view, answer);
     expect(verdict.check).toBe(expected);
     if (expected.startsWith("ungrounded")) expect(verdict.ungrounded).toEqual([25]);
   });
 
   it("tells the model which numbers it may use", () => {
-    expect(checkFinal(afterParis, fullView(), "25", { provenance: true }).note).toBe(
+    expect(checkFinal(afterParis, fullView(), "25").note).toBe(
       "Your answer used 25, which is not in the request or any tool result. Answer again using only these numbers: 18, 82.",
     );
   });

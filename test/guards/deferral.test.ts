@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFERRAL_PATTERNS, DEFERRAL_WINDOW, detectDeferral } from "../../guards/a1-deferral.js";
+import { DEFERRAL_PATTERNS, DEFERRAL_WINDOW, detectDeferral } from "../../guards/facts/deferral.js";
 
 const deferrals: Array<[string, string]> = [
   ["I can search for the current price if you'd like.", "offers-to-look"],

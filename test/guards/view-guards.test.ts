@@ -1,14 +1,25 @@
 import { describe, expect, it } from "vitest";
+import { nudgedTurnGuard } from "../../guards/a4-nudged-turn.js";
 import { decideView } from "../../guards/decide-view.js";
-import { requestEnumGuard, valuesNamedIn } from "../../guards/g1-request-enums.js";
+import { valuesNamedIn } from "../../guards/facts/named-values.js";
+import { taskEnumGuard } from "../../guards/g1-task-enums.js";
 import { finalHiddenGuard } from "../../guards/g2-final-hidden.js";
 import { banGuard } from "../../guards/g3-ban.js";
-import { numericEnumGuard } from "../../guards/g4-numeric-enums.js";
+import { provenanceGuard } from "../../guards/g4-provenance.js";
 import { repeatGuard } from "../../guards/g5-repeats.js";
 import { scopeCapGuard } from "../../guards/g6-scope-cap.js";
-import { forcedFinalGuard } from "../../guards/g8-forced-final.js";
-import { PROFILES } from "../../guards/profiles.js";
+import { lastTurnGuard } from "../../guards/g8-forced-final.js";
+import { stallGuard } from "../../guards/g9-stall.js";
+import { guardPipeline } from "../../guards/guard-list.js";
+import type { Guard, View } from "../../guards/guard.js";
+import { PROFILES, type GuardProfile } from "../../guards/profiles.js";
+import type { RunState } from "../../guards/run-state.js";
 import { attempt, fullView, PARIS, state } from "../helpers/run-state.js";
+
+/** One guard's view function under a profile (sub1b unless overridden). */
+const viewOf = (guard: Guard, runState: RunState, view: View, profile: Partial<GuardProfile> = {}) => guard.view!(runState, view, { ...PROFILES.sub1b, ...profile });
+/** The whole pipeline of a profile. */
+const decide = (runState: RunState, profile: GuardProfile) => decideView(runState, guardPipeline(profile), profile);
 
 describe("G1: domains narrowed to the values the request names", () => {
   it.each([
@@ -19,7 +30,7 @@ describe("G1: domains narrowed to the values the request names", () => {
     ["Parisian cafés and the weather", null], // "Parisian" is not "Paris": whole words only
     ["What's the weather on Mars?", null], // nothing named: the domain stays whole
   ])("%s", (task, expected) => {
-    const { view, decisions } = requestEnumGuard(state({ task }), fullView());
+    const { view, decisions } = viewOf(taskEnumGuard, state({ task }), fullView());
     expect(view.enums["CityWeather.city"] ?? null).toEqual(expected);
     expect(decisions.length).toBe(expected ? 1 : 0);
   });
@@ -36,11 +47,17 @@ describe("G2: FinalAnswer hidden until a tool succeeded, when the run requires o
     ["a successful call", state({ calls: [attempt(1, "CityWeather", { city: "Paris" }, "ok", PARIS)] }), true],
     ["the run does not require a tool", state({ requireTool: false }), true],
   ])("%s", (_label, runState, finalVisible) => {
-    expect(finalHiddenGuard(runState, fullView()).view.final).toBe(finalVisible);
+    expect(viewOf(finalHiddenGuard, runState, fullView()).view.final).toBe(finalVisible);
   });
 
   it("never hides a forced final", () => {
-    expect(finalHiddenGuard(state(), fullView({ tools: [], forcedFinal: true })).view.final).toBe(true);
+    expect(viewOf(finalHiddenGuard, state(), fullView({ tools: [], forcedFinal: true })).view.final).toBe(true);
+  });
+
+  it("A4 hides it for the one turn after a nudge, with its own decision", () => {
+    const nudged = state({ requireTool: false, nudged: true });
+    expect(viewOf(nudgedTurnGuard, nudged, fullView())).toMatchObject({ view: { final: false }, decisions: [{ guard: "A4", kind: "hide-final" }] });
+    expect(viewOf(nudgedTurnGuard, state({ requireTool: false }), fullView()).view.final).toBe(true);
   });
 });
 
@@ -54,27 +71,34 @@ describe("G3: a tool that failed twice leaves the union", () => {
     [2, "bad-arguments", false],
     [2, "ungrounded", false],
   ] as const)("after %i × %s, Calculator visible: %s", (count, check, visible) => {
-    expect(banGuard(2)(state({ calls: failing(count, check) }), fullView()).view.tools.includes("Calculator")).toBe(visible);
+    expect(viewOf(banGuard, state({ calls: failing(count, check) }), fullView()).view.tools.includes("Calculator")).toBe(visible);
+  });
+
+  it("reads its threshold from the profile", () => {
+    expect(viewOf(banGuard, state({ calls: failing(2) }), fullView(), { banAfterFailures: 3 }).view.tools).toContain("Calculator");
+    expect(viewOf(banGuard, state({ calls: failing(3) }), fullView(), { banAfterFailures: 3 }).decisions).toEqual([
+      { guard: "G3", kind: "ban", tool: "Calculator", failures: 3, reason: "it failed 3 times" },
+    ]);
   });
 
   it("forces the final when every tool is banned", () => {
     const calls = ["CityWeather", "Calculator", "ConvertTemperature"].flatMap((name) => [attempt(1, name, {}, "error"), attempt(2, name, { x: 1 }, "error")]);
-    const { view, decisions } = banGuard(2)(state({ calls }), fullView());
+    const { view, decisions } = viewOf(banGuard, state({ calls }), fullView());
     expect(view).toMatchObject({ tools: [], forcedFinal: true });
-    expect(decisions.at(-1)).toMatchObject({ guard: "G3", effect: "final forced" });
+    expect(decisions.at(-1)).toMatchObject({ guard: "G3", kind: "force-final" });
   });
 });
 
 describe("G4: numeric arguments limited to grounded numbers", () => {
   it("hides tools whose required numbers have no grounded candidate yet", () => {
-    const { view } = numericEnumGuard(state(), fullView());
+    const { view } = viewOf(provenanceGuard, state(), fullView());
     expect(view.tools).toEqual(["CityWeather"]);
     expect(view.answerNumbers).toEqual([]);
   });
 
   it("offers the numbers from the request and from successful results, within each parameter's own bounds", () => {
     const runState = state({ task: "Convert 20 C to F", calls: [attempt(1, "CityWeather", { city: "Paris" }, "ok", PARIS)] });
-    const { view } = numericEnumGuard(runState, fullView());
+    const { view } = viewOf(provenanceGuard, runState, fullView());
     expect(view.enums["ConvertTemperature.value"]).toEqual([18, 20, 82]);
     expect(view.enums["Calculator.a"]).toEqual([18, 20, 82]);
     expect(view.answerNumbers).toEqual([18, 20, 82]);
@@ -82,7 +106,7 @@ describe("G4: numeric arguments limited to grounded numbers", () => {
 
   it("ignores numbers from failed calls", () => {
     const runState = state({ calls: [attempt(1, "CityWeather", { city: "Paris" }, "error", { error: "timeout after 25 s" })] });
-    expect(numericEnumGuard(runState, fullView()).view.answerNumbers).toEqual([]);
+    expect(viewOf(provenanceGuard, runState, fullView()).view.answerNumbers).toEqual([]);
   });
 });
 
@@ -91,10 +115,10 @@ describe("G5: repeats", () => {
   const repeatOfParis = (turn: number) => ({ ...attempt(turn, "CityWeather", { city: "Paris" }, "repeat"), result: { repeat: "…" } });
 
   it("removes already-fetched values from a single-parameter domain, and hides the tool when none are left", () => {
-    const narrowed = repeatGuard({ exclude: true })(state({ calls: [paris] }), fullView({ enums: { "CityWeather.city": ["Paris", "New York"] } }));
+    const narrowed = viewOf(repeatGuard, state({ calls: [paris] }), fullView({ enums: { "CityWeather.city": ["Paris", "New York"] } }));
     expect(narrowed.view.enums["CityWeather.city"]).toEqual(["New York"]);
     const newYork = attempt(2, "CityWeather", { city: "New York" }, "ok", {});
-    const emptied = repeatGuard({ exclude: true })(state({ calls: [paris, newYork] }), fullView({ enums: { "CityWeather.city": ["Paris", "New York"] } }));
+    const emptied = viewOf(repeatGuard, state({ calls: [paris, newYork] }), fullView({ enums: { "CityWeather.city": ["Paris", "New York"] } }));
     expect(emptied.view.tools).not.toContain("CityWeather");
   });
 
@@ -103,45 +127,53 @@ describe("G5: repeats", () => {
     ["a succeeded call repeated twice", [paris, repeatOfParis(2), repeatOfParis(3)], true],
     ["two repeats of failed calls (retries)", [attempt(1, "Calculator", { a: 1, op: "/", b: 0 }, "error"), { ...attempt(2, "Calculator", { a: 1, op: "/", b: 0 }, "error"), repeatOf: 1 }, { ...attempt(3, "Calculator", { a: 1, op: "/", b: 0 }, "error"), repeatOf: 1 }], true],
   ] as const)("%s forces the final: %s", (_label, calls, forced) => {
-    expect(repeatGuard({ exclude: false })(state({ calls: [...calls] }), fullView()).view.forcedFinal).toBe(forced);
+    expect(viewOf(repeatGuard, state({ calls: [...calls] }), fullView(), { repeats: "ledger" }).view.forcedFinal).toBe(forced);
   });
 });
 
 describe("G6: scope cap", () => {
   it("forces the final once the distinct successful calls reach the cap", () => {
     const calls = ["Paris", "New York", "Paris"].map((city, index) => attempt(index + 1, "CityWeather", { city }, "ok"));
-    expect(scopeCapGuard(3)(state({ calls }), fullView()).view.forcedFinal).toBe(false);
-    expect(scopeCapGuard(2)(state({ calls }), fullView()).view.forcedFinal).toBe(true);
+    expect(viewOf(scopeCapGuard, state({ calls }), fullView(), { scopeCap: 3 }).view.forcedFinal).toBe(false);
+    expect(viewOf(scopeCapGuard, state({ calls }), fullView(), { scopeCap: 2 }).view.forcedFinal).toBe(true);
   });
 });
 
 describe("G8: forced final", () => {
   it("leaves FinalAnswer alone on the last turn, with a note saying what could not be found", () => {
     const runState = state({ turn: 8, calls: [attempt(1, "CityWeather", { city: "Paris" }, "ok", PARIS)] });
-    const { view, decisions } = forcedFinalGuard({ onLastTurn: true })(runState, fullView());
-    expect(view).toMatchObject({ tools: [], final: true, forcedFinal: true });
+    const { view, decisions } = decide(runState, PROFILES.sub1b);
+    expect(view).toMatchObject({ tools: [], final: true, forcedFinal: true, enums: {} });
     expect(view.notes[0]).toContain("Could not be found: CityWeather for New York");
-    expect(decisions[0]).toMatchObject({ guard: "G8", reason: "last turn" });
+    expect(decisions).toContainEqual({ guard: "G8", kind: "force-final", reason: "last turn" });
   });
 
-  it("forces the final after a stall (G9) and when nothing else could be written", () => {
-    expect(forcedFinalGuard({ onLastTurn: false })(state({ stalled: true }), fullView()).decisions[0]).toMatchObject({ guard: "G9" });
-    expect(forcedFinalGuard({ onLastTurn: false })(state(), fullView({ tools: [], final: false })).view.final).toBe(true);
+  it("forces the final after a stall (G9)", () => {
+    expect(viewOf(stallGuard, state({ stalled: true }), fullView()).decisions).toEqual([
+      { guard: "G9", kind: "force-final", reason: "the next turn would have repeated the last one exactly" },
+    ]);
+  });
+
+  it("forces the final when the guards leave nothing that could be written", () => {
+    const hideEverything: Guard = { id: "everything-off", title: "", stage: "hide", view: (_state, view) => ({ view: { ...view, tools: [], final: false }, decisions: [] }) };
+    const { view, decisions } = decideView(state(), [hideEverything], PROFILES.none);
+    expect(view).toMatchObject({ tools: [], final: true, forcedFinal: true });
+    expect(decisions).toEqual([{ guard: "G8", kind: "force-final", reason: "no tool is left and nothing else could be written" }]);
   });
 
   it("does nothing before the last turn", () => {
-    expect(forcedFinalGuard({ onLastTurn: true })(state({ turn: 7 }), fullView()).view.forcedFinal).toBe(false);
+    expect(viewOf(lastTurnGuard, state({ turn: 7 }), fullView()).view.forcedFinal).toBe(false);
   });
 });
 
 describe("profiles", () => {
   it("sub1b on the weather task's first turn: CityWeather alone, narrowed to the two cities, no FinalAnswer", () => {
-    const { view, decisions } = decideView(state(), PROFILES.sub1b);
+    const { view, decisions } = decide(state(), PROFILES.sub1b);
     expect(view).toMatchObject({ tools: ["CityWeather"], final: false, enums: { "CityWeather.city": ["Paris", "New York"] } });
     expect(decisions.map((decision) => decision.guard)).toEqual(["G1", "G4", "G4", "G2"]);
   });
 
   it("none: everything visible, nothing narrowed, no decisions", () => {
-    expect(decideView(state(), PROFILES.none)).toEqual({ view: fullView(), decisions: [] });
+    expect(decide(state(), PROFILES.none)).toEqual({ view: fullView(), decisions: [] });
   });
 });

@@ -1,7 +1,7 @@
 import type { ChatHistoryItem } from "node-llama-cpp";
 import { expect } from "vitest";
-import { groundedNumbers, isGrounded, numericLeaves } from "../../guards/grounded-numbers.js";
-import type { RunResult } from "../../runtime/run-types.js";
+import { groundedNumbers, isGrounded, numericLeaves } from "../../guards/facts/grounded-numbers.js";
+import type { RunResult } from "../../runtime/loop/run-types.js";
 
 const REASONS = ["final-answer", "max-turns", "stalled", "model-error", "aborted"];
 
@@ -40,10 +40,7 @@ export function expectGuardInvariants(result: RunResult, options: { maxTurns: nu
   for (const turn of result.turns) {
     // A banned tool never comes back.
     for (const tool of banned) expect(turn.visible.tools, `turn ${turn.index}: ${tool} was banned`).not.toContain(tool);
-    for (const decision of turn.guards) {
-      const match = /^(\w+) banned$/.exec(decision.effect);
-      if (match) banned.add(match[1]!);
-    }
+    for (const decision of turn.guards) if (decision.kind === "ban") banned.add(decision.tool);
     // FinalAnswer is never offered before a tool succeeded, except as a forced final (tools off the table).
     if (result.requireTool && !succeeded && turn.visible.final) expect(turn.visible.tools, `turn ${turn.index}`).toEqual([]);
     // No call with an ungrounded number is executed.

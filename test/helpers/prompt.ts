@@ -1,6 +1,6 @@
 import type { Token } from "node-llama-cpp";
-import type { OpenedModel } from "../../runtime/open-model.js";
-import { renderPrompt } from "../../runtime/render-prompt.js";
+import type { OpenedModel } from "../../runtime/model/llama/open-model.js";
+import { renderPrompt } from "../../runtime/history/render-history.js";
 
 export function taskPrompt(opened: OpenedModel, task = "What's the weather in Paris and New York?"): Token[] {
   return renderPrompt(opened.chatWrapper, opened.model, [

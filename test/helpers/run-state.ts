@@ -1,5 +1,6 @@
-import { callKey } from "../../guards/canonical-args.js";
-import type { CallAttempt, CallCheck, RunState, View } from "../../guards/run-state.js";
+import { callKey } from "../../guards/facts/canonical-args.js";
+import type { View } from "../../guards/guard.js";
+import type { CallAttempt, CallCheck, RunState } from "../../guards/run-state.js";
 import { calculator, cityWeather, convertTemperature } from "../../demos/weather-tools.js";
 
 export const WEATHER_TOOL_INFO = [cityWeather, calculator, convertTemperature].map((tool) => ({ ...tool }));

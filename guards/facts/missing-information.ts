@@ -1,0 +1,31 @@
+import { stringEnumValues, topLevelProperties } from "./enum-domains.js";
+import { valuesNamedIn } from "./named-values.js";
+import { succeeded, type RunState } from "../run-state.js";
+
+/**
+ * What the run could not find, for the forced final's note (G8): values the
+ * task named that no successful call fetched, and tools that only failed.
+ */
+export function missingInformation(state: RunState): string[] {
+  const missing: string[] = [];
+  const ok = succeeded(state);
+  for (const tool of state.tools) {
+    for (const property of topLevelProperties(tool.params)) {
+      const domain = stringEnumValues(property.schema);
+      if (!domain) continue;
+      for (const value of valuesNamedIn(state.task, domain, tool.aliases)) {
+        const fetched = ok.some((call) => call.name === tool.name && (call.args as Record<string, unknown> | null)?.[property.name] === value);
+        if (!fetched) missing.push(`${tool.name} for ${value}`);
+      }
+    }
+    if (state.disabled.includes(tool.name)) missing.push(`${tool.name} is switched off`);
+    const attempts = state.calls.filter((call) => call.name === tool.name);
+    const last = attempts.at(-1);
+    if (last && !ok.some((call) => call.name === tool.name)) {
+      const error = (last.result as { error?: unknown } | null)?.error;
+      missing.push(`${tool.name} (${typeof error === "string" ? error : "it did not succeed"})`);
+    }
+  }
+  if (ok.length === 0 && missing.length === 0) missing.push("no tool returned a result");
+  return [...new Set(missing)];
+}

@@ -1,0 +1,84 @@
+import { validateAgainst } from "../schemas/validator-cache.js";
+import { enumKey, isNumericSchema, topLevelProperties } from "./facts/enum-domains.js";
+import { groundedNumbers, isGrounded, numbersInText, numericLeaves } from "./facts/grounded-numbers.js";
+import { defineGuard, type GuardDecision } from "./guard.js";
+import type { RunState } from "./run-state.js";
+
+/** Who can supply a number (the feedback a 230M model actually followed): tools declaring `provides`, or a generic line. */
+function suppliers(state: RunState, except: string): string {
+  const declared = state.tools.filter((tool) => tool.provides && tool.name !== except);
+  if (declared.length > 0) return declared.map((tool) => `Use ${tool.name} to fetch ${tool.provides} first.`).join(" ");
+  return "Use a number from the request, or fetch it with a tool first.";
+}
+
+/**
+ * G4, numeric provenance. In the grammar (provenance "grammar"): a numeric
+ * argument's legal values are exactly the grounded numbers that satisfy its
+ * own schema, so an invented number is unsampleable; a tool whose required
+ * number has no grounded candidate yet is hidden until one exists; the
+ * FinalAnswer text may write digits only as grounded numbers. As checks
+ * (provenance "grammar" or "check"): a call carrying an ungrounded number is
+ * refused before it runs, with feedback naming who can supply it, and an
+ * ungrounded answer is sent back once, then accepted and recorded.
+ *
+ * The feedback sentences are model-facing prompt text: their wording is what
+ * trained models saw, so change it only on purpose, and measure.
+ */
+export const provenanceGuard = defineGuard({
+  id: "G4",
+  title: "numbers must come from the task or a tool result",
+  stage: "narrow",
+  profileField: "provenance",
+  view(state, view, profile) {
+    if (profile.provenance !== "grammar") return { view, decisions: [] };
+    const grounded = groundedNumbers(state);
+    const decisions: GuardDecision[] = [];
+    const enums = { ...view.enums };
+    const hidden: string[] = [];
+    for (const tool of state.tools.filter((candidate) => view.tools.includes(candidate.name))) {
+      for (const property of topLevelProperties(tool.params).filter((candidate) => isNumericSchema(candidate.schema))) {
+        const key = enumKey(tool.name, property.name);
+        const allowed = grounded.filter((number) => validateAgainst(property.schema, number).length === 0);
+        if (allowed.length > 0) {
+          enums[key] = allowed;
+          decisions.push({ guard: "G4", kind: "narrow", tool: tool.name, param: property.name, values: allowed, reason: "numbers must come from the task or a tool result" });
+        } else if (property.required) {
+          hidden.push(tool.name);
+          decisions.push({ guard: "G4", kind: "hide-tool", tool: tool.name, reason: `no grounded number can fill ${key} yet` });
+          break;
+        }
+      }
+    }
+    return {
+      view: { ...view, tools: view.tools.filter((tool) => !hidden.includes(tool)), enums, answerNumbers: grounded },
+      decisions,
+    };
+  },
+
+  checkCall(state, call) {
+    const grounded = groundedNumbers(state);
+    const ungrounded = numericLeaves(call.args).filter((number) => !isGrounded(number, grounded));
+    if (ungrounded.length === 0) return null;
+    return {
+      check: "ungrounded",
+      guard: "G4",
+      result: { error: `${ungrounded.join(", ")} is not a number from the request or any tool result, so ${call.name} was not run. ${suppliers(state, call.name)}` },
+    };
+  },
+
+  checkFinal(state, view, answer) {
+    const grounded = groundedNumbers(state);
+    const ungrounded = [...new Set(numbersInText(answer).filter((number) => !isGrounded(number, grounded)))];
+    if (ungrounded.length === 0) return null;
+    if (view.forcedFinal || state.finalRejections >= 1) return { check: "ungrounded-accepted", guard: "G4", ungrounded };
+    const allowed = grounded.filter((number) => number >= 0);
+    return {
+      check: "ungrounded",
+      guard: "G4",
+      ungrounded,
+      note:
+        `Your answer used ${ungrounded.join(", ")}, which is not in the request or any tool result. ` +
+        (allowed.length > 0 ? `Answer again using only these numbers: ${allowed.join(", ")}.` : "Answer again without numbers that no tool returned."),
+    };
+  },
+});

@@ -1,0 +1,68 @@
+import type { TSchema } from "@sinclair/typebox";
+import { cachedGbnf } from "../../schemas/grammar-cache.js";
+import type { ModelPort } from "../model/model-port.js";
+import { parseGeneration } from "../model/parse-generation.js";
+import type { Sampling } from "../model/sampling.js";
+import { renderHistory } from "../history/render-history.js";
+import { FRESHNESS_PROMPT, FRESHNESS_SCHEMA, VERDICT_PROMPT, VERDICT_SCHEMA } from "./judgement-prompts.js";
+
+export type Verdict = { verdict: "answered" | "research"; query: string };
+
+export interface Judgement {
+  kind: "freshness" | "verdict";
+  /** The turn it was asked on (0: before the first turn). */
+  turn: number;
+  prompt: { tokens: number; evaluated: number };
+  raw: string;
+  /** The judged value, or null when the output could not be used (a typed failure). */
+  value: boolean | Verdict | null;
+  failure: { code: string; message: string } | null;
+  generatedTokens: number;
+  ms: { render: number; prompt: number; sampling: number };
+  spy?: { prompt: string; tokens: number; grammar: string };
+}
+
+export interface JudgeOptions {
+  turn: number;
+  sampling?: Sampling;
+  signal?: AbortSignal;
+  spy?: boolean;
+}
+
+async function judge(model: ModelPort, kind: Judgement["kind"], system: string, user: string, schema: TSchema, options: JudgeOptions): Promise<Judgement> {
+  const started = performance.now();
+  const prompt = renderHistory(model, [{ type: "system", text: system }, { type: "user", text: user }]);
+  const gbnf = cachedGbnf(schema);
+  const render = performance.now() - started;
+  const generation = await model.generate({
+    prompt,
+    gbnf,
+    maxTokens: 200,
+    sampling: options.sampling,
+    signal: options.signal,
+    context: { turn: options.turn, visible: { tools: [], final: false }, judgement: kind },
+  });
+  const parsed = parseGeneration<Record<string, unknown>>(generation, schema);
+  const value = !parsed.ok ? null : kind === "freshness" ? (parsed.value.needs_current_information as boolean) : (parsed.value as Verdict);
+  return {
+    kind,
+    turn: options.turn,
+    prompt: generation.prompt,
+    raw: generation.text,
+    value,
+    failure: parsed.ok ? null : { code: parsed.error.code, message: parsed.error.message },
+    generatedTokens: generation.generatedTokens,
+    ms: { render, prompt: generation.ms.prompt, sampling: generation.ms.sampling },
+    ...(options.spy ? { spy: { prompt: model.detokenizeForSpy(prompt), tokens: prompt.length, grammar: gbnf } } : {}),
+  };
+}
+
+/** A2: does the question need current information? Asked of the question, never of a draft. */
+export function askFreshness(model: ModelPort, question: string, options: JudgeOptions): Promise<Judgement> {
+  return judge(model, "freshness", FRESHNESS_PROMPT, question, FRESHNESS_SCHEMA, options);
+}
+
+/** A3: did the draft answer, or is research needed (and what to search)? */
+export function askVerdict(model: ModelPort, question: string, draft: string, options: JudgeOptions): Promise<Judgement> {
+  return judge(model, "verdict", VERDICT_PROMPT, `Question: ${question}\n\nDraft reply: ${draft}`, VERDICT_SCHEMA, options);
+}

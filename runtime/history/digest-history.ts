@@ -1,0 +1,25 @@
+import type { ChatHistoryItem } from "node-llama-cpp";
+
+/**
+ * Architecture A's history (`history: "digest"`): the conversation rebuilt
+ * each turn as one plain-text digest in the user's message, instead of native
+ * calls and results. An option so the comparison can be measured on any
+ * model (a digest has been seen to move 9B and 14B models out of
+ * distribution, where native history kept them on it); never the default.
+ */
+export function digestHistory(history: readonly ChatHistoryItem[]): ChatHistoryItem[] {
+  const [system, task, ...rest] = history;
+  if (!system || !task || task.type !== "user") return [...history];
+  const lines: string[] = [];
+  let step = 0;
+  for (const item of rest) {
+    if (item.type === "user") lines.push(`Note: ${item.text}`);
+    if (item.type !== "model") continue;
+    for (const part of item.response) {
+      if (typeof part === "string") lines.push(`Thought: ${part}`);
+      else if (part.type === "functionCall") lines.push(`Step ${++step}: ${part.name}(${JSON.stringify(part.params)}) returned ${JSON.stringify(part.result)}`);
+    }
+  }
+  const text = lines.length === 0 ? task.text : `${task.text}\n\nProgress so far:\n${lines.join("\n")}\n\nWhat is the next step?`;
+  return [system, { type: "user", text }];
+}

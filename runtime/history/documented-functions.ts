@@ -1,0 +1,31 @@
+import type { ChatModelFunctions } from "node-llama-cpp";
+import { FINAL_ANSWER, type ToolSchemaSpec } from "../../schemas/step-schema.js";
+
+/**
+ * A TypeBox schema as node-llama-cpp's JSON-schema tooling reads it: that has
+ * no anyOf (what TypeBox unions emit), and its oneOf is the same union.
+ * Symbol-keyed TypeBox markers are dropped along the way.
+ */
+export function toNodeLlamaCppSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toNodeLlamaCppSchema);
+  if (schema === null || typeof schema !== "object") return schema;
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key === "anyOf" ? "oneOf" : key, toNodeLlamaCppSchema(value)]));
+}
+
+/**
+ * Tools as node-llama-cpp's chat wrappers document functions in the system
+ * message: every tool (the full set, every turn, so the prompt prefix never
+ * changes) plus FinalAnswer unless `finalAnswer: false`. Also what to hand
+ * node-llama-cpp's own LlamaChat to document the same tools the same way.
+ */
+export function chatModelFunctions(tools: readonly ToolSchemaSpec[], options: { finalAnswer?: boolean } = {}): ChatModelFunctions {
+  const functions: Record<string, { description: string; params: unknown }> = {};
+  for (const tool of tools) functions[tool.name] = { description: tool.description, params: toNodeLlamaCppSchema(tool.params) };
+  if (options.finalAnswer !== false) {
+    functions[FINAL_ANSWER] = {
+      description: "Give the final answer to the user, using only what the tool results established.",
+      params: { type: "object", properties: { answer: { type: "string" } } },
+    };
+  }
+  return functions as ChatModelFunctions;
+}

@@ -1,0 +1,76 @@
+import { checkCall } from "../../guards/check-call.js";
+import { callKey } from "../../guards/facts/canonical-args.js";
+import type { CallVerdict } from "../../guards/guard.js";
+import type { CallAttempt } from "../../guards/run-state.js";
+import { describeIssues } from "../../schemas/validator-cache.js";
+import type { Observation } from "../tools/tool-observation.js";
+import type { StepOutcome } from "./interpret-step.js";
+import type { RunContext } from "./run-context.js";
+import type { TurnBuilder } from "./turn-builder.js";
+import type { TurnInput } from "./turn-input.js";
+
+/** A refusal recorded as a decision of the guard that made it. */
+function recordRefusal(turn: TurnBuilder, name: string, verdict: CallVerdict): void {
+  if (verdict.check === "ok" || verdict.check === "error" || verdict.check === "bad-arguments") return;
+  const error = (verdict.result as { error?: unknown } | undefined)?.error;
+  const reason = typeof error === "string" ? error : verdict.check === "repeat" ? `the same call was made on turn ${verdict.repeatOf}` : verdict.check;
+  turn.record.guards.push({ guard: verdict.guard ?? "view", kind: "refuse", check: verdict.check, tool: name, reason });
+}
+
+/** Runs a call that passed every check; the observation's failure code says how it failed, if it did. */
+async function execute(context: RunContext, outcome: { name: string; args: unknown }, turn: TurnBuilder): Promise<Observation> {
+  const { config, state, run } = context;
+  run.emit({ type: "tool-start", index: state.turn, name: outcome.name, args: outcome.args });
+  return turn.timeAsync("tool", () =>
+    context.registry.execute(outcome.name, outcome.args, {
+      signal: config.signal,
+      turn: state.turn,
+      timeoutMs: config.toolTimeoutMs,
+      maxResultChars: config.maxResultChars,
+    }),
+  );
+}
+
+/**
+ * A call step: the checks decide (visibility, narrowed domains, then each
+ * guard's own check); a call that passes runs through the registry. Returns
+ * the attempt to record, or "aborted" when the run's signal fired mid-tool
+ * (the turn still records the call that was running).
+ */
+export async function actOnCall(
+  context: RunContext,
+  outcome: Extract<StepOutcome, { kind: "call" | "bad-arguments" }>,
+  turn: TurnBuilder,
+  input: TurnInput,
+): Promise<CallAttempt | "aborted"> {
+  const { state, config, run } = context;
+  const base = { turn: state.turn, name: outcome.name, args: outcome.args, key: callKey(outcome.name, outcome.args) };
+  let attempt: CallAttempt;
+  let observation: Observation;
+  if (outcome.kind === "bad-arguments") {
+    observation = { ok: false, code: "bad-arguments", result: { error: `invalid arguments for ${outcome.name}: ${describeIssues(outcome.issues)}` } };
+    attempt = { ...base, check: "bad-arguments", result: observation.result };
+  } else {
+    const verdict = checkCall(state, input, outcome, config.guards, config.profile);
+    recordRefusal(turn, outcome.name, verdict);
+    if (verdict.check !== "ok") {
+      observation = { ok: false, code: "refused", result: verdict.result as { error: string } };
+      attempt = { ...base, check: verdict.check, result: verdict.result };
+    } else {
+      observation = await execute(context, outcome, turn);
+      attempt = { ...base, check: observation.ok ? "ok" : "error", result: observation.result };
+    }
+    if (verdict.repeatOf !== undefined && attempt.check !== "repeat") attempt.repeatOf = verdict.repeatOf;
+  }
+  turn.record.check = attempt.check;
+  const failure = observation.ok ? null : { code: observation.code, message: failureMessage(observation.result) };
+  turn.record.tool = { name: attempt.name, args: attempt.args, ok: observation.ok, result: attempt.result, failure };
+  if (attempt.check === "ok" || attempt.check === "error") run.emit({ type: "tool-end", index: state.turn, tool: turn.record.tool });
+  return !observation.ok && observation.code === "aborted" ? "aborted" : attempt;
+}
+
+/** The message of a failed call's result; a repeat's result is the ledger's note. */
+function failureMessage(result: unknown): string {
+  const record = result as { error?: unknown; repeat?: unknown } | null;
+  return String(record?.error ?? record?.repeat ?? "");
+}

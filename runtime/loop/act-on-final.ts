@@ -1,0 +1,53 @@
+import { checkFinal } from "../../guards/check-final.js";
+import { gateFinalAnswer } from "../gate/gate-final-answer.js";
+import type { StepOutcome } from "./interpret-step.js";
+import { judgeOptions, type RunContext } from "./run-context.js";
+import type { TurnBuilder } from "./turn-builder.js";
+import type { TurnInput } from "./turn-input.js";
+
+export type FinalAction =
+  | { kind: "accept"; answer: string; ungrounded: number[]; unverified: boolean }
+  /** Sent back: this note is appended instead of the draft. */
+  | { kind: "send-back"; note: string }
+  | { kind: "model-error"; error: unknown };
+
+/**
+ * A FinalAnswer step: the checks (offered? numbers grounded?), then the
+ * answer gate (deferral, verdict). A rejected draft is never appended (a
+ * model shown its own answer writes it again); only the note is.
+ */
+export async function actOnFinal(context: RunContext, outcome: Extract<StepOutcome, { kind: "final" }>, turn: TurnBuilder, input: TurnInput): Promise<FinalAction> {
+  const { state, config } = context;
+  const verdict = checkFinal(state, input, outcome.answer, config.guards, config.profile);
+  turn.record.check = verdict.check;
+  if (verdict.ungrounded.length > 0) turn.record.ungrounded = verdict.ungrounded;
+  if (verdict.check === "hidden" || verdict.check === "ungrounded") {
+    const reason = verdict.check === "hidden" ? "FinalAnswer was not offered this turn" : `ungrounded numbers: ${verdict.ungrounded.join(", ")}`;
+    turn.record.guards.push({ guard: verdict.guard ?? "view", kind: "refuse", check: verdict.check, tool: null, reason });
+    if (verdict.check === "ungrounded") state.finalRejections++;
+    return { kind: "send-back", note: verdict.note! };
+  }
+
+  const gated = config.profile.gate && state.turn < state.maxTurns && !input.view.forcedFinal;
+  if (gated) {
+    let gate;
+    try {
+      gate = await gateFinalAnswer({
+        model: config.model, question: state.task, draft: outcome.answer, fresh: state.fresh, budgetLeft: context.gateBudget,
+        toolSucceeded: state.calls.some((call) => call.check === "ok"),
+        judge: judgeOptions(config, state.turn), onJudgement: (judgement) => context.run.judgement(judgement),
+      });
+    } catch (error) {
+      return { kind: "model-error", error };
+    }
+    turn.record.guards.push(...gate.decisions);
+    if (gate.action === "nudge") {
+      context.gateBudget--;
+      state.nudged = true;
+      turn.record.check = "nudged";
+      return { kind: "send-back", note: gate.nudge };
+    }
+  }
+  const unverified = !state.calls.some((call) => call.check === "ok") && (config.requireTool === "always" || state.fresh === true);
+  return { kind: "accept", answer: outcome.answer, ungrounded: verdict.ungrounded, unverified };
+}

@@ -1,0 +1,68 @@
+import { FINAL_ANSWER } from "../../schemas/step-schema.js";
+import { validateAgainst, type SchemaIssue } from "../../schemas/validator-cache.js";
+import type { PortGeneration } from "../model/model-port.js";
+import { AbortedOutputError, SchemaViolationError, type OutputError } from "../model/output-errors.js";
+import { parseGeneration } from "../model/parse-generation.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
+
+export interface ParsedStep {
+  thought?: string;
+  call: { tool: string; args?: unknown; answer?: string };
+}
+
+/**
+ * What one sampled output means for the loop:
+ * - `final`: a valid FinalAnswer;
+ * - `call`: a valid call of a visible tool;
+ * - `bad-arguments`: the step names a real tool but its arguments fail that
+ *   tool's schema (ranges, patterns the grammar cannot express); it is shown
+ *   to the model as that call's error result, in-distribution;
+ * - `invalid`: anything else (cut off, not UTF-8, not the step's shape);
+ * - `aborted`: the caller's signal fired mid-generation.
+ */
+export type StepOutcome =
+  | { kind: "final"; step: ParsedStep; answer: string }
+  | { kind: "call"; step: ParsedStep; name: string; args: unknown }
+  | { kind: "bad-arguments"; step: ParsedStep; name: string; args: unknown; issues: SchemaIssue[]; error: OutputError }
+  | { kind: "invalid"; error: OutputError }
+  | { kind: "aborted" };
+
+export function interpretStep(generation: PortGeneration, schema: object, registry: ToolRegistry): StepOutcome {
+  const parsed = parseGeneration<ParsedStep>(generation, schema);
+  if (parsed.ok) {
+    const { call } = parsed.value;
+    if (call.tool === FINAL_ANSWER) return { kind: "final", step: parsed.value, answer: call.answer ?? "" };
+    return { kind: "call", step: parsed.value, name: call.tool, args: call.args };
+  }
+  if (parsed.error instanceof AbortedOutputError) return { kind: "aborted" };
+  if (parsed.error instanceof SchemaViolationError) {
+    // The step broke this turn's schema, which guards may have narrowed. Judge
+    // it against the tool's own schema: a call that is well-formed there goes
+    // to the checks, which say precisely what was wrong (hidden, ungrounded,
+    // outside the narrowed domain); the grammar makes these unsampleable for
+    // a real model, the checks hold for any other (scripted, peer loops).
+    const step = parsed.error.value as Partial<ParsedStep> | null;
+    const call = step?.call;
+    if (call?.tool === FINAL_ANSWER && typeof call.answer === "string") return { kind: "final", step: step as ParsedStep, answer: call.answer };
+    const tool = typeof call?.tool === "string" ? registry.get(call.tool) : undefined;
+    if (tool) {
+      const issues = validateAgainst(tool.params, call!.args);
+      if (issues.length > 0) return { kind: "bad-arguments", step: step as ParsedStep, name: tool.name, args: call!.args, issues, error: parsed.error };
+      return { kind: "call", step: step as ParsedStep, name: tool.name, args: call!.args };
+    }
+  }
+  return { kind: "invalid", error: parsed.error };
+}
+
+/** What the model is told after an output that could not be used at all. Phrased as a short, actionable user line. */
+export function invalidStepFeedback(error: OutputError, visible: { tools: readonly string[]; final: boolean }): string {
+  const options = [...visible.tools, ...(visible.final ? [FINAL_ANSWER] : [])].join(", ");
+  switch (error.code) {
+    case "truncated-output":
+      return `Your last reply was cut off before it was complete. Keep the thought short and reply with one step calling one of: ${options}.`;
+    case "invalid-utf8-output":
+      return `Your last reply contained bytes that are not valid text. Reply with one step calling one of: ${options}.`;
+    default:
+      return `Your last reply was not a valid step. Reply with one step calling one of: ${options}.`;
+  }
+}

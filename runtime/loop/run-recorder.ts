@@ -1,0 +1,92 @@
+import type { Judgement } from "../gate/judge.js";
+import type { ModelDescription } from "../model/model-port.js";
+import { partialAnswer } from "./partial-answer.js";
+import type { RunEndReason, RunEvent, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./run-types.js";
+import type { TurnBuilder } from "./turn-builder.js";
+
+const STATUS: Record<RunEndReason, RunStatus> = {
+  "final-answer": "answered",
+  "max-turns": "failed",
+  stalled: "failed",
+  "model-error": "failed",
+  aborted: "aborted",
+};
+
+/** Accumulates turns and totals, streams events, and ends the run with exactly one reason. */
+export class RunRecorder {
+  private readonly turns: TurnRecord[] = [];
+  private readonly judgements: Judgement[] = [];
+  private readonly started = performance.now();
+  private ended: RunResult | undefined;
+
+  constructor(
+    private readonly task: string,
+    private readonly model: ModelDescription,
+    readonly setup: Pick<RunResult, "profile" | "requireTool">,
+    private readonly onEvent: ((event: RunEvent) => void) | undefined,
+  ) {}
+
+  emit(event: RunEvent): void {
+    try {
+      this.onEvent?.(event);
+    } catch {
+      // A throwing listener must not break the run it observes.
+    }
+  }
+
+  get calls(): ToolCallRecord[] {
+    return this.turns.flatMap((turn) => (turn.tool ? [turn.tool] : []));
+  }
+
+  judgement(judgement: Judgement): void {
+    this.judgements.push(judgement);
+    this.emit({ type: "judgement", judgement });
+  }
+
+  commit(turn: TurnBuilder): void {
+    const record = turn.close();
+    this.turns.push(record);
+    this.emit({ type: "turn-end", turn: record });
+  }
+
+  end(reason: RunEndReason, details: { answer?: string; error?: unknown; ungrounded?: number[]; unverified?: boolean } = {}): RunResult {
+    if (this.ended) return this.ended;
+    const status = STATUS[reason];
+    const sum = (pick: (turn: TurnRecord) => number) => this.turns.reduce((total, turn) => total + pick(turn), 0);
+    const sumJudgements = (pick: (judgement: Judgement) => number) => this.judgements.reduce((total, judgement) => total + pick(judgement), 0);
+    const error = details.error;
+    this.ended = {
+      task: this.task,
+      status,
+      answer: status === "answered" ? (details.answer ?? "") : null,
+      partialAnswer: status === "answered" ? null : partialAnswer(this.calls),
+      reason,
+      ...this.setup,
+      ungroundedNumbers: status === "answered" ? (details.ungrounded ?? []) : [],
+      unverified: status === "answered" && (details.unverified ?? false),
+      judgements: this.judgements,
+      error:
+        error === undefined
+          ? null
+          : { code: (error as { code?: string }).code ?? "error", message: error instanceof Error ? error.message : String(error) },
+      turns: this.turns,
+      model: this.model,
+      tokens: {
+        prompt: sum((turn) => turn.prompt.tokens) + sumJudgements((judgement) => judgement.prompt.tokens),
+        evaluated: sum((turn) => turn.prompt.evaluated) + sumJudgements((judgement) => judgement.prompt.evaluated),
+        generated: sum((turn) => turn.generatedTokens) + sumJudgements((judgement) => judgement.generatedTokens),
+      },
+      ms: {
+        total: performance.now() - this.started,
+        render: sum((turn) => turn.ms.render),
+        grammar: sum((turn) => turn.ms.grammar),
+        prompt: sum((turn) => turn.ms.prompt),
+        sampling: sum((turn) => turn.ms.sampling),
+        tool: sum((turn) => turn.ms.tool),
+        judgements: sumJudgements((judgement) => judgement.ms.render + judgement.ms.prompt + judgement.ms.sampling),
+      },
+    };
+    this.emit({ type: "run-end", result: this.ended });
+    return this.ended;
+  }
+}

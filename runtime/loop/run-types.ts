@@ -1,0 +1,107 @@
+import type { FinalCheck, GuardDecision } from "../../guards/guard.js";
+import type { ProfileName } from "../../guards/profiles.js";
+import type { CallCheck } from "../../guards/run-state.js";
+import type { Judgement } from "../gate/judge.js";
+import type { ModelDescription } from "../model/model-port.js";
+import type { ToolFailureCode } from "../tools/tool-observation.js";
+
+/** How a run ended; exactly one per run. */
+export type RunStatus = "answered" | "failed" | "aborted";
+
+/**
+ * Why a run ended, a closed set:
+ * - `final-answer`: the model gave a FinalAnswer.
+ * - `max-turns`: the turn budget ran out without one.
+ * - `stalled`: a turn's prompt and grammar were identical to the previous
+ *   turn's, so under greedy decoding it would have repeated itself (G9).
+ * - `model-error`: the model could not be run (context gone, script exhausted…).
+ * - `aborted`: the caller's signal fired.
+ */
+export type RunEndReason = "final-answer" | "max-turns" | "stalled" | "model-error" | "aborted";
+
+export interface ToolCallRecord {
+  name: string;
+  args: unknown;
+  ok: boolean;
+  /** What the model was shown: the tool's JSON result, or `{ error }` (a repeat shows the ledger's answer). */
+  result: unknown;
+  /** Why the call did not succeed, from a closed set ("refused": a guard stopped it; see the turn's check); null when it succeeded. */
+  failure: { code: ToolFailureCode; message: string } | null;
+}
+
+export interface TurnRecord {
+  /** 1-based turn number. */
+  index: number;
+  /**
+   * What the grammar allowed this turn: tool names, whether FinalAnswer could
+   * appear, and parameter domains a guard narrowed ("Tool.param" → values).
+   */
+  visible: { tools: string[]; final: boolean; enums: Record<string, Array<string | number>> };
+  /** Every guard decision this turn: those behind `visible`, then any refusal or answer-gate decision. */
+  guards: GuardDecision[];
+  /**
+   * How the step was judged: "ok", "invalid" (unusable output), a call's
+   * check ("ungrounded", "repeat", "banned", "outside-view", "bad-arguments",
+   * "error"), or a final answer's ("hidden", "ungrounded",
+   * "ungrounded-accepted"). Null when the turn never produced a step.
+   */
+  check: "invalid" | "nudged" | CallCheck | FinalCheck | null;
+  /** For a final answer: numbers in it that no source supports. */
+  ungrounded?: number[];
+  /** Prompt length in tokens, and how many were evaluated (not already in the KV cache). */
+  prompt: { tokens: number; evaluated: number };
+  /** The sampled text, exactly. */
+  raw: string;
+  /** The parsed, validated step; null when the output failed to parse or validate. */
+  step: { thought?: string; call: { tool: string; args?: unknown; answer?: string } } | null;
+  /** The typed failure of this turn's output, when there was one. */
+  failure: { code: string; message: string } | null;
+  /** The tool call this turn made (executed, or rejected before running), if any. */
+  tool: ToolCallRecord | null;
+  generatedTokens: number;
+  /** Milliseconds: rendering the prompt, compiling the grammar, evaluating the prompt, sampling, the tool, the whole turn. */
+  ms: { render: number; grammar: number; prompt: number; sampling: number; tool: number; total: number };
+  /** The prompt spy, when enabled: the exact prompt with special tokens visible, its token count, and the grammar. */
+  spy?: { prompt: string; tokens: number; grammar: string };
+}
+
+export interface RunResult {
+  task: string;
+  status: RunStatus;
+  /** The final answer; null unless status is "answered". Never invented on failure. */
+  answer: string | null;
+  /** On failure: what the successful tool calls returned, and nothing else; null when there were none. */
+  partialAnswer: string | null;
+  reason: RunEndReason;
+  /** The guard profile the run used. */
+  profile: ProfileName | "custom";
+  /** Whether FinalAnswer waited for a successful tool call. */
+  requireTool: boolean;
+  /** Numbers in the accepted answer that no source supports (only possible on a forced final). */
+  ungroundedNumbers: number[];
+  /**
+   * The answer stands on no tool result although the question needed one (a
+   * tool was required, or judged needed, and none succeeded): A5's "answer
+   * with what you know" case.
+   */
+  unverified: boolean;
+  /** The answer gate's model calls (freshness, verdicts), counted in the token and time totals. */
+  judgements: Judgement[];
+  /** The model error, when reason is "model-error". */
+  error: { code: string; message: string } | null;
+  turns: TurnRecord[];
+  model: ModelDescription;
+  tokens: { prompt: number; evaluated: number; generated: number };
+  ms: { total: number; render: number; grammar: number; prompt: number; sampling: number; tool: number; judgements: number };
+}
+
+/** Streamed as the run happens; the same information as the result. */
+export type RunEvent =
+  | { type: "run-start"; task: string; tools: string[]; maxTurns: number; model: ModelDescription }
+  | { type: "turn-start"; index: number; visible: TurnRecord["visible"] }
+  | { type: "judgement"; judgement: Judgement }
+  | { type: "step"; index: number; raw: string; step: TurnRecord["step"]; failure: TurnRecord["failure"] }
+  | { type: "tool-start"; index: number; name: string; args: unknown }
+  | { type: "tool-end"; index: number; tool: ToolCallRecord }
+  | { type: "turn-end"; turn: TurnRecord }
+  | { type: "run-end"; result: RunResult };

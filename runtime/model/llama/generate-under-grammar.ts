@@ -1,0 +1,105 @@
+import type { LlamaContextSequence, LlamaGrammar, Token } from "node-llama-cpp";
+import { LlamaGrammarEvaluationState } from "node-llama-cpp";
+import { controlTokenBan } from "./control-token-ban.js";
+import { JsonCompletionTracker } from "./json-completion.js";
+import type { GenerationStopReason } from "../model-port.js";
+import type { Sampling } from "../sampling.js";
+
+export interface GenerateOptions {
+  /** The full prompt. Whatever prefix of it the sequence already holds is reused, not re-evaluated. */
+  prompt: readonly Token[];
+  grammar: LlamaGrammar;
+  /** Hard cap on generated tokens. */
+  maxTokens: number;
+  sampling?: Sampling;
+  signal?: AbortSignal;
+}
+
+export interface Generation {
+  text: string;
+  tokens: Token[];
+  stopReason: GenerationStopReason;
+  prompt: {
+    /** Prompt length in tokens. */
+    tokens: number;
+    /** How many of them had to be evaluated because they were not already in the KV cache. */
+    evaluated: number;
+  };
+  ms: { prompt: number; sampling: number };
+}
+
+/**
+ * Reuses the sequence's KV cache up to the first token that differs from the
+ * new prompt and erases the rest. At least one prompt token is always
+ * evaluated, since its logits drive the first sample.
+ */
+async function alignSequence(sequence: LlamaContextSequence, prompt: readonly Token[]): Promise<Token[]> {
+  const cached = sequence.contextTokens;
+  let common = 0;
+  const limit = Math.min(cached.length, prompt.length - 1);
+  while (common < limit && cached[common] === prompt[common]) common++;
+  if (common < sequence.nextTokenIndex) {
+    await sequence.eraseContextTokenRanges([{ start: common, end: sequence.nextTokenIndex }]);
+  }
+  return prompt.slice(sequence.nextTokenIndex);
+}
+
+/**
+ * Samples under a grammar until it completes, the model ends generation,
+ * maxTokens is reached or the signal aborts. Never throws for model
+ * behaviour; only for a broken context (disposed sequence, out of memory).
+ */
+export async function generateUnderGrammar(sequence: LlamaContextSequence, options: GenerateOptions): Promise<Generation> {
+  const { prompt, grammar, maxTokens, sampling = {}, signal } = options;
+  const model = sequence.model;
+  const started = performance.now();
+  const pending = await alignSequence(sequence, prompt);
+  const evaluated = pending.length;
+
+  const tokens: Token[] = [];
+  const tracker = new JsonCompletionTracker();
+  let stopReason: GenerationStopReason = "end-of-generation";
+  let firstTokenAt: number | undefined;
+
+  if (signal?.aborted) stopReason = "aborted";
+  else if (maxTokens <= 0) stopReason = "max-tokens";
+  else {
+    const iterator = sequence.evaluate(pending, {
+      temperature: sampling.temperature ?? 0,
+      seed: sampling.seed ?? 0,
+      topK: sampling.topK,
+      topP: sampling.topP,
+      minP: sampling.minP,
+      grammarEvaluationState: new LlamaGrammarEvaluationState({ model, grammar }),
+      tokenBias: controlTokenBan(model),
+    });
+    for await (const token of iterator) {
+      firstTokenAt ??= performance.now();
+      tokens.push(token);
+      // Detokenize the new token in context so multi-token characters are handled.
+      const piece = model.detokenize([token], false, tokens.slice(-8, -1));
+      if (tracker.push(piece) >= 0) {
+        stopReason = "grammar-complete";
+        break;
+      }
+      if (signal?.aborted) {
+        stopReason = "aborted";
+        break;
+      }
+      if (tokens.length >= maxTokens) {
+        stopReason = "max-tokens";
+        break;
+      }
+    }
+    // Breaking out of the generator leaves the last sampled token unevaluated;
+    // the next prompt re-evaluates from the first differing token anyway.
+  }
+  const finished = performance.now();
+  return {
+    text: model.detokenize(tokens),
+    tokens,
+    stopReason,
+    prompt: { tokens: prompt.length, evaluated },
+    ms: { prompt: (firstTokenAt ?? finished) - started, sampling: finished - (firstTokenAt ?? finished) },
+  };
+}

@@ -1,0 +1,57 @@
+import type { ChatWrapper, LlamaText } from "node-llama-cpp";
+import type { Sampling, SamplingPreset } from "./sampling.js";
+
+/** Why a generation stopped; a closed set. */
+export type GenerationStopReason = "grammar-complete" | "end-of-generation" | "max-tokens" | "aborted";
+
+/** What a run reports about its model. */
+export interface ModelDescription {
+  name: string;
+  /** The GGUF path, or null for a model that is not a file (scripted, your own port). */
+  file: string | null;
+  /** The chat wrapper that renders the native history, e.g. "ChatML", "Llama2Chat". */
+  wrapper: string;
+  threads: number | null;
+  /** True for the built-in random-weight model. */
+  builtIn: boolean;
+  /** Parameter count, when known (it picks the default guard profile). */
+  parameters: number | null;
+  /** How this model's family says to sample (greedy unless its authors document otherwise); runAgent's default. */
+  sampling: SamplingPreset;
+}
+
+export interface GenerateRequest {
+  prompt: readonly number[];
+  /** GBNF text the output must match. */
+  gbnf: string;
+  maxTokens: number;
+  sampling?: Sampling;
+  signal?: AbortSignal;
+  /** What this turn allows, for scripted models that react to it. A real model sees only prompt and grammar. */
+  context: { turn: number; visible: { tools: readonly string[]; final: boolean }; judgement?: "freshness" | "verdict" };
+}
+
+export interface PortGeneration {
+  text: string;
+  stopReason: GenerationStopReason;
+  generatedTokens: number;
+  prompt: { tokens: number; evaluated: number };
+  ms: { prompt: number; sampling: number };
+}
+
+/**
+ * The loop's only view of a model: render (through the model's own chat
+ * wrapper), tokenize, and sample one value under a grammar. Implementations:
+ * node-llama-cpp (`loadModel`) and the scripted model (`narrowgauge/testing`);
+ * implement it to run the loop on any other backend.
+ */
+export interface ModelPort {
+  readonly description: ModelDescription;
+  /** Renders chat history in the model's native format. */
+  readonly chatWrapper: ChatWrapper;
+  tokenize(text: LlamaText): readonly number[];
+  /** The exact prompt text with special tokens visible (the prompt spy). */
+  detokenizeForSpy(tokens: readonly number[]): string;
+  /** Never throws for what the model writes (that comes back as text and a stop reason); throws only when the model cannot be run. */
+  generate(request: GenerateRequest): Promise<PortGeneration>;
+}

@@ -1,0 +1,98 @@
+import { ChatMLChatWrapper, type ChatWrapper, type LlamaText } from "node-llama-cpp";
+import type { GenerationStopReason } from "../model-port.js";
+import type { GenerateRequest, ModelPort, PortGeneration } from "../model-port.js";
+import { GREEDY_PRESET } from "../sampling-presets.js";
+import { NarrowgaugeError } from "../../../schemas/narrowgauge-error.js";
+
+/**
+ * One scripted model output: a step object (serialised as compact JSON, in
+ * its own key order), raw text (to simulate malformed output), an explicit
+ * generation (to simulate truncation), or a function of the request.
+ */
+export type ScriptedOutput =
+  | Record<string, unknown>
+  | string
+  | { raw: string; stopReason: GenerationStopReason }
+  | ((request: GenerateRequest) => Record<string, unknown> | string);
+
+export class ScriptExhaustedError extends NarrowgaugeError {
+  readonly code = "script-exhausted";
+  constructor(readonly turn: number, readonly length: number, readonly kind: "step" | "judgement" = "step") {
+    super(`the scripted model has ${length} ${kind} outputs; turn ${turn} asked for one more`);
+  }
+}
+
+export interface ScriptedModelOptions {
+  /** The chat format the history is rendered in. Defaults to ChatML. */
+  chatWrapper?: ChatWrapper;
+  /** Milliseconds to wait before answering, to test aborts. Defaults to 0. */
+  delayMs?: number;
+  /**
+   * Outputs for the answer gate's judgement calls (freshness, verdict), in
+   * order, e.g. `{ needs_current_information: true }` or
+   * `{ verdict: "research", query: "Paris weather" }`. Kept apart from the
+   * steps so a script reads as the agent's turns.
+   */
+  judgements?: readonly ScriptedOutput[];
+}
+
+export interface ScriptedModel extends ModelPort {
+  /** Every request the loop made, in order: prompts (as text), grammars, visible tools. */
+  readonly requests: Array<GenerateRequest & { promptText: string }>;
+}
+
+/**
+ * A model for unit-testing agents without a GGUF: it returns the given
+ * outputs in order. The loop parses and validates them exactly as it does a
+ * real model's text, so a scripted step the grammar would forbid still fails
+ * validation. Prompts are rendered by a real chat wrapper and "tokenized" as
+ * code points, so prefix sharing and the spy work as with a real model.
+ */
+export function scriptedModel(outputs: readonly ScriptedOutput[], options: ScriptedModelOptions = {}): ScriptedModel {
+  const chatWrapper = options.chatWrapper ?? new ChatMLChatWrapper();
+  const requests: ScriptedModel["requests"] = [];
+  const judgements = options.judgements ?? [];
+  let steps = 0;
+  let judged = 0;
+  let cached: readonly number[] = [];
+  return {
+    requests,
+    chatWrapper,
+    description: { name: "scripted", file: null, wrapper: chatWrapper.wrapperName, threads: null, builtIn: false, parameters: null, sampling: GREEDY_PRESET },
+    tokenize: (text: LlamaText) => Array.from(text.toString(), (character) => character.codePointAt(0)!),
+    detokenizeForSpy: (tokens) => String.fromCodePoint(...tokens),
+    async generate(request): Promise<PortGeneration> {
+      requests.push({ ...request, promptText: String.fromCodePoint(...request.prompt) });
+      if (options.delayMs) await abortableDelay(options.delayMs, request.signal);
+      let common = 0;
+      while (common < cached.length && common < request.prompt.length - 1 && cached[common] === request.prompt[common]) common++;
+      cached = request.prompt;
+      const prompt = { tokens: request.prompt.length, evaluated: request.prompt.length - common };
+      if (request.signal?.aborted) return { text: "", stopReason: "aborted", generatedTokens: 0, prompt, ms: { prompt: 0, sampling: 0 } };
+
+      const isJudgement = request.context.judgement !== undefined;
+      const next = isJudgement ? judgements[judged++] : outputs[steps++];
+      if (next === undefined) throw new ScriptExhaustedError(request.context.turn, isJudgement ? judgements.length : outputs.length, isJudgement ? "judgement" : "step");
+      const output = typeof next === "function" ? next(request) : next;
+      const { text, stopReason } =
+        typeof output === "string"
+          ? { text: output, stopReason: "grammar-complete" as const }
+          : "raw" in output && "stopReason" in output && typeof output.raw === "string"
+            ? { text: output.raw, stopReason: output.stopReason as GenerationStopReason }
+            : { text: JSON.stringify(output), stopReason: "grammar-complete" as const };
+      return { text, stopReason, generatedTokens: Array.from(text).length, prompt, ms: { prompt: 0, sampling: 0 } };
+    },
+  };
+}
+
+function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,31 @@
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { ToolSchemaSpec } from "../../schemas/step-schema.js";
+
+export interface ToolContext {
+  /** Aborted when the run is aborted or the tool's timeout fires. Long-running tools should honour it. */
+  readonly signal: AbortSignal;
+  /** The turn number (1-based) that made the call. */
+  readonly turn: number;
+}
+
+export interface ToolDefinition<Name extends string, Params extends TSchema> extends ToolSchemaSpec<Name, Params> {
+  /** Handles a call. Arguments have already been validated against `params`. Whatever it returns is serialised to JSON. */
+  run(args: Static<Params>, context: ToolContext): unknown | Promise<unknown>;
+  /** Per-call timeout in milliseconds. Defaults to the run's `toolTimeoutMs` (10 000). */
+  timeoutMs?: number;
+  /** Other names users write for enum values of the parameters, e.g. { NYC: "New York" } (G1 narrowing). */
+  aliases?: Readonly<Record<string, string>>;
+  /** What the numbers this tool returns are, e.g. "a city temperature": named in provenance feedback (G4). */
+  provides?: string;
+}
+
+export type Tool<Name extends string = string, Params extends TSchema = TSchema> = Readonly<ToolDefinition<Name, Params>>;
+
+/**
+ * Declares a tool once: its name, a description the model reads,
+ * TypeBox parameters (which become the grammar of its `args`) and a handler
+ * whose `args` type follows from the schema.
+ */
+export function defineTool<const Name extends string, Params extends TSchema>(definition: ToolDefinition<Name, Params>): Tool<Name, Params> {
+  return Object.freeze({ ...definition });
+}

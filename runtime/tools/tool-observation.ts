@@ -1,0 +1,44 @@
+/**
+ * What the model is shown as a call's result. Successful results are
+ * normalised to plain JSON; a result whose JSON is longer than the cap is
+ * shown as its truncated text with a marker, so a huge tool output cannot
+ * flood the context. A failure carries a code from a closed set besides the
+ * message the model reads; nothing downstream reads the message.
+ */
+export type ToolFailureCode =
+  /** The model named a tool that does not exist. */
+  | "unknown-tool"
+  /** The arguments failed the tool's schema; the handler never ran. */
+  | "bad-arguments"
+  /** The handler threw or its promise rejected. */
+  | "threw"
+  /** The handler outlived its timeout. */
+  | "timeout"
+  /** The handler returned something JSON cannot hold (a cycle, a BigInt…). */
+  | "unserialisable"
+  /** A guard refused the call before it ran (see the turn's check and decisions). */
+  | "refused"
+  /** The run was aborted while the handler ran. */
+  | "aborted";
+
+export type Observation = { ok: true; result: unknown } | { ok: false; code: ToolFailureCode; result: { error: string } };
+
+export const TRUNCATION_MARKER = "…[truncated";
+
+export function errorObservation(code: ToolFailureCode, message: string): Observation {
+  return { ok: false, code, result: { error: message } };
+}
+
+export function successObservation(value: unknown, maxChars: number): Observation {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    return errorObservation("unserialisable", `the tool returned a value that is not JSON-serialisable: ${(error as Error).message}`);
+  }
+  if (text === undefined) return { ok: true, result: null };
+  if (text.length > maxChars) {
+    return { ok: true, result: `${text.slice(0, maxChars)}${TRUNCATION_MARKER} ${text.length - maxChars} more characters]` };
+  }
+  return { ok: true, result: JSON.parse(text) };
+}

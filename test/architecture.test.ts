@@ -1,0 +1,125 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The house rules a reader relies on, checked on every source file: rooms
+ * that import only downwards, no import circle (type-only imports count: they
+ * tie files together for a reader just the same), small files, small rooms,
+ * comments that stand on their own, and demos written against the public API.
+ */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const SOURCE_ROOMS = ["runtime", "schemas", "guards", "demos", "bench", "test"];
+const SKIP = new Set(["node_modules", "dist", ".git", "__snapshots__", ".cache"]);
+
+function walk(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    if (SKIP.has(name)) return [];
+    const path = join(directory, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+const sourceFiles = [...SOURCE_ROOMS.flatMap((room) => walk(join(ROOT, room))), join(ROOT, "index.ts"), join(ROOT, "testing.ts")].filter((path) => path.endsWith(".ts"));
+const rel = (path: string) => relative(ROOT, path);
+
+/** Every relative import of a file, `import type` and `export … from` included, resolved to a project file. */
+function importsOf(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
+  return importedFiles
+    .map((imported) => imported.fileName)
+    .filter((specifier) => specifier.startsWith("."))
+    .map((specifier) => resolve(dirname(file), specifier).replace(/\.js$/, ".ts"));
+}
+const graph = new Map(sourceFiles.map((file) => [file, importsOf(file)]));
+
+/** One import circle, as a path of files, or null. */
+function findCycle(): string[] | null {
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (file: string): string[] | null => {
+    state.set(file, "open");
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === "open") return [...stack.slice(stack.indexOf(next)), next];
+      if (!state.has(next) && graph.has(next)) {
+        const cycle = visit(next);
+        if (cycle) return cycle;
+      }
+    }
+    stack.pop();
+    state.set(file, "done");
+    return null;
+  };
+  for (const file of graph.keys()) {
+    if (state.has(file)) continue;
+    const cycle = visit(file);
+    if (cycle) return cycle.map(rel);
+  }
+  return null;
+}
+
+/** Which rooms each room may import from (besides itself). Lower rooms never import higher ones. */
+const MAY_IMPORT: Array<[room: string, allowed: string[]]> = [
+  ["schemas/", []],
+  ["guards/", ["schemas/"]],
+  ["runtime/model/llama/", ["schemas/", "runtime/model/sampling", "runtime/model/model-port", "runtime/model/parse-generation", "runtime/model/output-errors", "runtime/model/sampling-presets", "runtime/model/tiny/"]],
+  ["runtime/model/scripted/", ["schemas/", "runtime/model/model-port", "runtime/model/sampling"]],
+  ["runtime/model/tiny/", []],
+  ["runtime/model/", ["schemas/"]],
+  ["runtime/history/", ["schemas/", "runtime/model/model-port"]],
+  ["runtime/tools/", ["schemas/"]],
+  ["runtime/gate/", ["schemas/", "guards/", "runtime/model/", "runtime/history/"]],
+  ["runtime/loop/", ["schemas/", "guards/", "runtime/"]],
+  ["demos/", ["index.ts", "testing.ts"]],
+];
+
+describe("architecture", () => {
+  it("has no import circle, type-only imports included", () => {
+    expect(findCycle()).toBeNull();
+  });
+
+  it("imports only downwards: schemas ← guards ← runtime (model, history, tools ← gate ← loop) ← demos, which use the public API alone", () => {
+    const violations: string[] = [];
+    for (const [file, imports] of graph) {
+      const from = rel(file);
+      const rule = MAY_IMPORT.find(([room]) => from.startsWith(room));
+      if (!rule) continue;
+      const [room, allowed] = rule;
+      for (const target of imports.map(rel)) {
+        if (target.startsWith(room) || allowed.some((prefix) => target.startsWith(prefix))) continue;
+        violations.push(`${from} → ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it("keeps every source file under 300 lines", () => {
+    const long = sourceFiles.map((file) => [rel(file), readFileSync(file, "utf8").split("\n").length] as const).filter(([, lines]) => lines > 300);
+    expect(long).toEqual([]);
+  });
+
+  it("keeps every folder to 20 files at most", () => {
+    const folders = new Map<string, number>();
+    for (const room of SOURCE_ROOMS) for (const file of walk(join(ROOT, room))) folders.set(dirname(rel(file)), (folders.get(dirname(rel(file))) ?? 0) + 1);
+    expect([...folders].filter(([, count]) => count > 20)).toEqual([]);
+  });
+
+  it("has comments that stand on their own: no citations of documents a user's clone does not have", () => {
+    const citing = ["runtime", "guards", "schemas"].flatMap((room) => walk(join(ROOT, room))).filter((file) => /SPEC|DESIGN|seed 00/.test(readFileSync(file, "utf8")));
+    expect(citing.map(rel)).toEqual([]);
+  });
+
+  it("finds a circle when there is one (the check itself works)", () => {
+    const file = join(ROOT, "schemas", "step-schema.ts");
+    const original = graph.get(file)!;
+    graph.set(file, [...original, join(ROOT, "runtime", "loop", "run-agent.ts")]);
+    try {
+      expect(findCycle()).not.toBeNull();
+    } finally {
+      graph.set(file, original);
+    }
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { WEATHER_TASK, weatherTools } from "../../../demos/weather-tools.js";
+import { llamaModelPort } from "../../../runtime/model/llama/load-model.js";
+import { openModel } from "../../../runtime/model/llama/open-model.js";
+import { runAgent } from "../../../runtime/loop/run-agent.js";
+import type { RunResult } from "../../../runtime/loop/run-types.js";
+import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../../helpers/fixture.js";
+import { testLlama } from "../../helpers/llama.js";
+
+const REASONS = ["final-answer", "max-turns", "stalled", "model-error", "aborted"];
+
+function expectWellFormedRun(result: RunResult, maxTurns: number): void {
+  expect(REASONS).toContain(result.reason);
+  expect(result.turns.length).toBeLessThanOrEqual(maxTurns);
+  for (const turn of result.turns) {
+    // Every turn has a parsed step or a typed failure with its raw text.
+    expect((turn.step === null) !== (turn.failure === null) || (turn.failure?.code === "schema-violation" && turn.tool !== null)).toBe(true);
+    if (turn.failure) expect(typeof turn.raw).toBe("string");
+  }
+  if (result.status === "answered") expect(result.answer).not.toBeNull();
+  else expect(result.answer).toBeNull();
+}
+
+describe("runAgent on the built-in tiny model", () => {
+  it("ends every run with one reason and records every turn, across 12 weight seeds", async () => {
+    const llama = await testLlama();
+    const reasons: string[] = [];
+    for (let seed = 1; seed <= 12; seed++) {
+      const model = llamaModelPort(await openModel({ source: { tiny: seed }, llama }));
+      try {
+        const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, maxTurns: 4, thoughtMaxLength: 60, answerMaxLength: 80 });
+        expectWellFormedRun(result, 4);
+        reasons.push(result.reason);
+      } finally {
+        await model.dispose();
+      }
+    }
+    expect(reasons).toHaveLength(12);
+  });
+
+  it("reuses the KV cache: from the second turn on, only the appended tokens are evaluated", async () => {
+    const model = llamaModelPort(await openModel({ source: { tiny: 1 }, llama: await testLlama() }));
+    try {
+      const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, maxTurns: 4, thoughtMaxLength: 60 });
+      expect(result.turns.length).toBeGreaterThanOrEqual(3);
+      const [first, ...rest] = result.turns;
+      expect(first!.prompt.evaluated).toBe(first!.prompt.tokens);
+      for (const [index, turn] of rest.entries()) {
+        const previous = result.turns[index]!;
+        // Evaluated = what was appended since the previous prompt, plus the previous response re-tokenized.
+        expect(turn.prompt.evaluated).toBeLessThan(turn.prompt.tokens / 4);
+        expect(turn.prompt.evaluated).toBeLessThanOrEqual(turn.prompt.tokens - previous.prompt.tokens + previous.generatedTokens + 8);
+      }
+    } finally {
+      await model.dispose();
+    }
+  });
+});
+
+describe.skipIf(!hasLlama2Fixture)("runAgent on the Llama-2 fixture", () => {
+  it("renders the Llama-2 format in the spy, with past calls in the native call syntax", async () => {
+    const model = llamaModelPort(await openModel({ source: LLAMA2_FIXTURE, llama: await testLlama() }));
+    try {
+      const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, maxTurns: 3, spy: true, thoughtMaxLength: 60, answerMaxLength: 80 });
+      expect(model.description.wrapper).toBe("Llama2Chat");
+      expectWellFormedRun(result, 3);
+      const first = result.turns[0]!.spy!.prompt;
+      expect(first).toContain("[INST] <<SYS>>");
+      // SentencePiece detokenization shows the token boundaries' spaces: "…York?  [/INST]".
+      expect(first).toMatch(/What's the weather in Paris and New York\?\s+\[\/INST\]/);
+      const withCall = result.turns.findIndex((turn) => turn.tool !== null);
+      const next = result.turns[withCall + 1];
+      if (withCall >= 0 && next) {
+        const call = result.turns[withCall]!.tool!;
+        expect(next.spy!.prompt).toMatch(new RegExp(`\\|\\|call: ${call.name}\\s*\\(`));
+        expect(next.spy!.prompt).toContain("||result: ");
+      }
+    } finally {
+      await model.dispose();
+    }
+  });
+});
