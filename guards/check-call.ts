@@ -1,4 +1,4 @@
-import { domainsOf } from "./facts/enum-domains.js";
+import { argumentValue, domainsOf } from "./facts/enum-domains.js";
 import { isGrounded } from "./facts/grounded-numbers.js";
 import type { CallVerdict, Guard, GuardDecision, ProposedCall, View } from "./guard.js";
 import type { GuardProfile } from "./profiles.js";
@@ -17,7 +17,7 @@ function outsideView(call: ProposedCall, view: View, decisions: readonly GuardDe
   const allowedValue = (value: unknown, allowed: ReadonlyArray<string | number>) =>
     allowed.some((candidate) => candidate === value || (typeof value === "number" && typeof candidate === "number" && isGrounded(value, [candidate])));
   for (const [param, allowed] of Object.entries(domainsOf(view.enums, call.name))) {
-    const value = (call.args as Record<string, unknown> | null)?.[param];
+    const value = argumentValue(call.args, param);
     if (value === undefined || allowedValue(value, allowed)) continue;
     const narrowing = decisions.find((decision) => decision.kind === "narrow" && decision.tool === call.name && decision.param === param && !allowedValue(value, decision.values));
     return {

@@ -56,7 +56,7 @@ class Compiler {
     const node = schema as Schema;
     checkKeywords(node, path);
 
-    if ("const" in node) return gbnfJsonLiteral(checkedLiteral(node.const, "const", path));
+    if (Object.hasOwn(node, "const")) return gbnfJsonLiteral(checkedLiteral(node.const, "const", path));
     if (Array.isArray(node.enum)) return this.alternatives(uniqueJsonLiterals(node.enum, path), nameHint);
     const union = node.anyOf ?? node.oneOf;
     if (union !== undefined) return this.union(node, union, path, nameHint);
@@ -88,11 +88,11 @@ class Compiler {
   }
 
   private union(node: Schema, branches: unknown, path: string, nameHint: string): string {
-    const keyword = "anyOf" in node ? "anyOf" : "oneOf" in node ? "oneOf" : "type";
+    const keyword = Object.hasOwn(node, "anyOf") ? "anyOf" : Object.hasOwn(node, "oneOf") ? "oneOf" : "type";
     if (!Array.isArray(branches) || branches.length === 0) {
       throw new UnsupportedSchemaError(keyword, path, "a union needs at least one branch");
     }
-    if (keyword !== "type" && "type" in node) {
+    if (keyword !== "type" && Object.hasOwn(node, "type")) {
       throw new UnsupportedSchemaError(keyword, path, `"type" beside "${keyword}" is ambiguous; put the type in each branch`);
     }
     const expressions = branches.map((branch, index) =>
@@ -161,10 +161,10 @@ class Compiler {
     if (node.additionalProperties !== undefined && typeof node.additionalProperties !== "boolean") {
       throw new UnsupportedSchemaError("additionalProperties", path, "only true or false is supported; the grammar emits the declared properties alone");
     }
-    const properties = (node.properties ?? {}) as Record<string, unknown>;
+    const properties = declaredProperties(node, path);
     const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
     for (const name of required) {
-      if (!(name in properties)) throw new UnsupportedSchemaError("required", path, `required property "${name}" is not declared in properties`);
+      if (!Object.hasOwn(properties, name)) throw new UnsupportedSchemaError("required", path, `required property "${name}" is not declared in properties`);
     }
     const entries = Object.entries(properties).map(([key, value]) => ({
       required: required.has(key),
@@ -219,9 +219,34 @@ function branchLabel(branch: unknown): string | undefined {
   return typeof firstProperty?.const === "string" ? firstProperty.const : undefined;
 }
 
+/**
+ * An object schema's own declared properties. Names JavaScript objects
+ * inherit (`constructor`, `toString`…) are ordinary names here. `__proto__` is
+ * refused: JSON.parse keeps it as data, but any code that copies arguments by
+ * assignment (Object.assign, a for-in copy, a deep merge) turns it into a
+ * prototype change, and no tool needs a parameter of that name. A `properties`
+ * object with a prototype of its own is refused too: `{ __proto__: … }` in an
+ * object literal sets the prototype instead of declaring a property, and the
+ * parameter would vanish silently.
+ */
+function declaredProperties(node: Schema, path: string): Record<string, unknown> {
+  const properties = node.properties ?? {};
+  if (typeof properties !== "object" || properties === null || Array.isArray(properties)) {
+    throw new UnsupportedSchemaError("properties", path, "must be an object of schemas");
+  }
+  const prototype = Object.getPrototypeOf(properties);
+  if (prototype !== Object.prototype && prototype !== null) {
+    throw new UnsupportedSchemaError("properties", path, 'the properties object has a prototype of its own (was "__proto__" written as a key in an object literal? use ["__proto__"] or another name)');
+  }
+  if (Object.hasOwn(properties, "__proto__")) {
+    throw new UnsupportedSchemaError("properties", `${path}/properties/__proto__`, '"__proto__" cannot be a parameter name: copying arguments by assignment would change an object\'s prototype');
+  }
+  return properties as Record<string, unknown>;
+}
+
 function checkKeywords(node: Schema, path: string): void {
   for (const keyword of Object.keys(node)) {
-    if (!(keyword in KEYWORD_SUPPORT)) {
+    if (!Object.hasOwn(KEYWORD_SUPPORT, keyword)) {
       throw new UnsupportedSchemaError(keyword, path, "neither the grammar nor the post-sampling check can enforce it");
     }
   }

@@ -33,7 +33,7 @@ export class RuleSet {
     if (existing) return existing;
     const base = sanitizeRuleName(nameHint);
     let name = base;
-    for (let suffix = 2; this.rules.has(name) || name in PRIMITIVE_RULES; suffix++) name = `${base}-${suffix}`;
+    for (let suffix = 2; this.rules.has(name) || Object.hasOwn(PRIMITIVE_RULES, name); suffix++) name = `${base}-${suffix}`;
     this.rules.set(name, body);
     this.nameByBody.set(body, name);
     return name;

@@ -11,7 +11,7 @@ export function narrowParams(params: TSchema, domains: Readonly<Record<string, R
   if (entries.length === 0) return params;
   const properties = { ...((params as { properties?: Record<string, TSchema> }).properties ?? {}) };
   for (const [name, values] of entries) {
-    if (!(name in properties) || values.length === 0) continue;
+    if (!Object.hasOwn(properties, name) || values.length === 0) continue;
     const literals = values.map((value) => Type.Literal(value));
     properties[name] = literals.length === 1 ? literals[0]! : Type.Union(literals);
   }

@@ -88,6 +88,7 @@ export function checkToolNames(names: readonly string[]): void {
   for (const name of names) {
     if (!TOOL_NAME.test(name)) throw new ToolNameError(name, "must be an identifier of at most 64 characters");
     if (name === FINAL_ANSWER) throw new ToolNameError(name, "is reserved for the final answer");
+    if (name === "__proto__") throw new ToolNameError(name, "would change the prototype of the objects tools are kept in");
     if (seen.has(name)) throw new ToolNameError(name, "is declared twice");
     seen.add(name);
   }

@@ -11,6 +11,9 @@ import { schemaKey } from "./schema-key.js";
  */
 const ajv = new Ajv({
   allErrors: true,
+  // Only own properties count as present: otherwise an optional parameter named
+  // `constructor` is "present" (inherited from Object.prototype) and wrongly typed.
+  ownProperties: true,
   // The grammar compiler already refuses unknown keywords (keyword-support.ts);
   // strict mode would only reject TypeBox's harmless annotations.
   strict: false,

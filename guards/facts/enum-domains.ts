@@ -14,14 +14,19 @@ export function stringEnumValues(schema: Schema): string[] | null {
   const values = Array.isArray(schema.enum)
     ? schema.enum
     : Array.isArray(schema.anyOf)
-      ? (schema.anyOf as Schema[]).map((branch) => ("const" in branch ? branch.const : undefined))
+      ? (schema.anyOf as Schema[]).map((branch) => (Object.hasOwn(branch, "const") ? branch.const : undefined))
       : null;
   if (!values || values.length === 0 || values.some((value) => typeof value !== "string")) return null;
   return values as string[];
 }
 
 export const isNumericSchema = (schema: Schema): boolean =>
-  (schema.type === "number" || schema.type === "integer") && !("enum" in schema) && !("const" in schema);
+  (schema.type === "number" || schema.type === "integer") && !Object.hasOwn(schema, "enum") && !Object.hasOwn(schema, "const");
+
+/** A call's argument, if the model gave it: own properties only, so an inherited `constructor` is not an argument. */
+export function argumentValue(args: unknown, param: string): unknown {
+  return args !== null && typeof args === "object" && Object.hasOwn(args, param) ? (args as Record<string, unknown>)[param] : undefined;
+}
 
 /** A view's domain key: "Tool.param" (tool names are identifiers, so the first "." separates). */
 export const enumKey = (tool: string, param: string): string => `${tool}.${param}`;

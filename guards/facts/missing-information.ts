@@ -1,4 +1,4 @@
-import { stringEnumValues, topLevelProperties } from "./enum-domains.js";
+import { argumentValue, stringEnumValues, topLevelProperties } from "./enum-domains.js";
 import { valuesNamedIn } from "./named-values.js";
 import { succeeded, type RunState } from "../run-state.js";
 
@@ -14,7 +14,7 @@ export function missingInformation(state: RunState): string[] {
       const domain = stringEnumValues(property.schema);
       if (!domain) continue;
       for (const value of valuesNamedIn(state.task, domain, tool.aliases)) {
-        const fetched = ok.some((call) => call.name === tool.name && (call.args as Record<string, unknown> | null)?.[property.name] === value);
+        const fetched = ok.some((call) => call.name === tool.name && argumentValue(call.args, property.name) === value);
         if (!fetched) missing.push(`${tool.name} for ${value}`);
       }
     }

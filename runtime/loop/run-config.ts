@@ -114,7 +114,7 @@ export interface RunConfig {
 function resolveProfile(option: RunAgentOptions["profile"], model: ModelPort): { name: ProfileName | "custom"; profile: GuardProfile } {
   if (typeof option === "object") return { name: "custom", profile: option };
   const name = option ?? (model.description.parameters ? profileForParameters(model.description.parameters) : "sub1b");
-  if (!(name in PROFILES)) throw new RangeError(`unknown profile ${JSON.stringify(name)}; known: ${Object.keys(PROFILES).join(", ")}`);
+  if (!Object.hasOwn(PROFILES, name)) throw new RangeError(`unknown profile ${JSON.stringify(name)}; known: ${Object.keys(PROFILES).join(", ")}`);
   return { name, profile: PROFILES[name] };
 }
 

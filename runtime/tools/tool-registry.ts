@@ -1,8 +1,17 @@
 import type { Static, TSchema } from "@sinclair/typebox";
+import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { checkToolNames } from "../../schemas/step-schema.js";
+import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
 import { describeIssues, validateAgainst } from "../../schemas/validator-cache.js";
 import type { Tool } from "./define-tool.js";
 import { errorObservation, successObservation, type Observation } from "./tool-observation.js";
+
+/** Whether a JSON value has a "__proto__" key anywhere: JSON.parse keeps it as data, but a handler copying by assignment would not. */
+function holdsProtoKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsProtoKey);
+  if (value === null || typeof value !== "object") return false;
+  return Object.hasOwn(value, "__proto__") || Object.values(value).some(holdsProtoKey);
+}
 
 export interface ExecuteOptions {
   signal: AbortSignal;
@@ -13,9 +22,19 @@ export interface ExecuteOptions {
   maxResultChars: number;
 }
 
+/** Compiles a tool's full parameter schema, so anything the grammar cannot hold is refused now, naming the tool and parameter. */
+function checkParams(tool: Tool): void {
+  try {
+    cachedGbnf(tool.params);
+  } catch (error) {
+    throw error instanceof UnsupportedSchemaError ? error.inTool(tool.name) : error;
+  }
+}
+
 /**
  * Tools keyed by their own name, checked once (identifiers, unique, not
- * FinalAnswer). Executing a call never throws: unknown tools, bad arguments,
+ * FinalAnswer; every parameter schema expressible, whatever a guard would
+ * later show of it). Executing a call never throws: unknown tools, bad arguments,
  * throws, rejections, timeouts, unserialisable results and an abort of the
  * run all come back as failed observations with a code. Usable on its own to
  * run narrowgauge tools from another loop with the same safety.
@@ -25,7 +44,10 @@ export class ToolRegistry {
 
   constructor(tools: readonly Tool[]) {
     checkToolNames(tools.map((tool) => tool.name));
-    for (const tool of tools) this.byName.set(tool.name, tool);
+    for (const tool of tools) {
+      checkParams(tool);
+      this.byName.set(tool.name, tool);
+    }
   }
 
   get names(): string[] {
@@ -41,6 +63,7 @@ export class ToolRegistry {
     if (!tool) return errorObservation("unknown-tool", `unknown tool "${name}"; available: ${this.names.join(", ")}`);
     const issues = validateAgainst(tool.params, args);
     if (issues.length > 0) return errorObservation("bad-arguments", `invalid arguments for ${name}: ${describeIssues(issues)}`);
+    if (holdsProtoKey(args)) return errorObservation("bad-arguments", `invalid arguments for ${name}: "__proto__" is not accepted as a property name`);
     const aborted = () => errorObservation("aborted", `the run was aborted while ${name} ran`);
     if (options.signal.aborted) return aborted();
 
