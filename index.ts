@@ -7,7 +7,7 @@
 // The agent loop
 export { runAgent } from "./runtime/loop/run-agent.js";
 export { RUN_DEFAULTS, type RunAgentOptions } from "./runtime/loop/run-config.js";
-export type { RunEndReason, RunEvent, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./runtime/loop/run-types.js";
+export type { ModelFailureCode, RunEndReason, RunEvent, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./runtime/loop/run-types.js";
 export type { Judgement, Verdict } from "./runtime/gate/judge.js";
 export { DEFAULT_SYSTEM_PROMPT } from "./runtime/history/history-items.js";
 
@@ -23,7 +23,8 @@ export { openModel, type ModelSource, type OpenModelOptions, type OpenedModel } 
 export { ModelFileNotFoundError, ModelLoadError } from "./runtime/model/llama/model-errors.js";
 export { ModelDownloadError, type DownloadOptions } from "./runtime/model/llama/model-download.js";
 export { GrammarRejectedError } from "./runtime/model/llama/llama-grammar-cache.js";
-export type { GenerateRequest, GenerationStopReason, ModelDescription, ModelPort, PortGeneration } from "./runtime/model/model-port.js";
+export type { GenerateRequest, GenerationStopReason, ModelDescription, ModelPort, ModelSession, PortGeneration } from "./runtime/model/model-port.js";
+export { ContextOverflowError } from "./runtime/model/context-overflow.js";
 export { GREEDY, type Sampling, type SamplingPreset } from "./runtime/model/sampling.js";
 export { SAMPLING_PRESETS } from "./runtime/model/sampling-presets.js";
 

@@ -40,7 +40,8 @@ interface Run {
 
 /** One decode with a stop rule; identical loop for every variant so only the grammar differs. */
 async function decode(opened: OpenedModel, prompt: Token[], grammar: LlamaGrammar | undefined, stop: (text: string) => boolean, maxTokens: number, seed: number): Promise<Run & { text: string }> {
-  const sequence: LlamaContextSequence = opened.sequence;
+  const lease = await opened.sequences.acquire();
+  const sequence: LlamaContextSequence = lease.sequence;
   await sequence.clearHistory();
   await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1));
   const tokens: Token[] = [];
@@ -54,6 +55,7 @@ async function decode(opened: OpenedModel, prompt: Token[], grammar: LlamaGramma
     if (tokens.length >= maxTokens || stop(opened.model.detokenize(tokens))) break;
   }
   const ms = performance.now() - started;
+  lease.release();
   const text = opened.model.detokenize(tokens);
   let valid = false;
   try {

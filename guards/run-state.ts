@@ -33,6 +33,12 @@ export interface CallAttempt {
   check: CallCheck;
   /** What the model was shown as the result. */
   result: unknown;
+  /**
+   * For a call that succeeded: what the tool returned, as far as the model
+   * was shown it, with nothing narrowgauge wrote (a truncation marker). The
+   * only source of grounded numbers besides the task. Null otherwise.
+   */
+  evidence: unknown;
   /** Turn of an identical earlier call this one retried (a failed call may be retried; it still counts as a repeat). */
   repeatOf?: number;
 }

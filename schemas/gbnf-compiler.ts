@@ -151,10 +151,9 @@ class Compiler {
     const sign = typeof lowerBound === "number" && lowerBound >= 0 ? "" : '"-"?';
     const unsigned = sign === "" ? "-unsigned" : "";
     if (integer) return this.rules.add(`integer${unsigned}`, sequence(sign, `(${this.rules.primitive("json-integer-digits")})`));
-    return this.rules.add(
-      `number${unsigned}`,
-      sequence(sign, `(${this.rules.primitive("json-int-digits")})`, `${this.rules.primitive("json-fraction")}?`, `${this.rules.primitive("json-exponent")}?`),
-    );
+    this.rules.primitive("json-fraction");
+    this.rules.primitive("json-exponent");
+    return this.rules.add(`number${unsigned}`, sequence(sign, `(${this.rules.primitive("json-number-body")})`));
   }
 
   private object(node: Schema, path: string, nameHint: string): string {

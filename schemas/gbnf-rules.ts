@@ -17,9 +17,14 @@ export const PRIMITIVE_RULES: Record<string, string> = {
   "json-char-no-digit": '[^"\\\\\\x00-\\x1f0-9\\uFFFD\\uD800-\\uDFFF\\U00110000-\\U001FFFFF] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])',
   "json-char-after-number": '[^"\\\\\\x00-\\x1f0-9.\\uFFFD\\uD800-\\uDFFF\\U00110000-\\U001FFFFF] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f]) | "." json-char-no-digit',
   "json-char-ascii": '[ !#-\\[\\]-~] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])',
-  "json-int-digits": '"0" | [1-9] [0-9]{0,20}',
+  // A JSON number is written the way JSON.stringify writes a double: up to 21
+  // integer digits plain, or one digit, a fraction and an exponent. Positive
+  // exponents stop at 307 so that no literal overflows to Infinity (found by
+  // the soak: a random model wrote 1e999, which JSON.parse makes Infinity).
+  // The cost: magnitudes from 1e308 to Number.MAX_VALUE cannot be written.
+  "json-number-body": '"0" json-fraction? json-exponent? | [1-9] ([0-9]{1,20} json-fraction? | json-fraction? json-exponent?)',
   "json-fraction": '"." [0-9]{1,24}',
-  "json-exponent": '"e" [-+] [1-9] [0-9]{0,2}',
+  "json-exponent": '"e" ("-" [1-9] [0-9]{0,2} | "+" ([1-9] [0-9]? | [12] [0-9] [0-9] | "30" [0-7]))',
   "json-integer-digits": '"0" | [1-9] [0-9]{0,15}',
 };
 

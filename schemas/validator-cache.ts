@@ -27,10 +27,23 @@ export function validatorFor(schema: object): ValidateFunction {
 
 export type SchemaIssue = Pick<ErrorObject, "keyword" | "instancePath" | "schemaPath" | "params" | "message">;
 
-/** Validates `value`; returns the issues as data (empty when valid). */
+/**
+ * Numbers JSON cannot hold: a literal like 1e999 parses to Infinity, which
+ * ajv's "number" accepts and no tool can use. The grammar admits such
+ * literals (it cannot bound a double's magnitude and still admit every
+ * double), so this check refuses them.
+ */
+function nonFiniteNumbers(value: unknown, path = ""): SchemaIssue[] {
+  if (typeof value === "number") return Number.isFinite(value) ? [] : [{ keyword: "type", instancePath: path, schemaPath: "", params: {}, message: "must be a finite number" }];
+  if (Array.isArray(value)) return value.flatMap((item, index) => nonFiniteNumbers(item, `${path}/${index}`));
+  if (value !== null && typeof value === "object") return Object.entries(value).flatMap(([key, item]) => nonFiniteNumbers(item, `${path}/${key}`));
+  return [];
+}
+
+/** Validates `value`; returns the issues as data (empty when valid). Numbers must also be finite. */
 export function validateAgainst(schema: object, value: unknown): SchemaIssue[] {
   const validate = validatorFor(schema);
-  if (validate(value)) return [];
+  if (validate(value)) return nonFiniteNumbers(value);
   return (validate.errors ?? []).map(({ keyword, instancePath, schemaPath, params, message }) => ({
     keyword,
     instancePath,

@@ -34,11 +34,15 @@ export async function runPeerBaseline(options: PeerRunOptions): Promise<{ result
   const registry = new ToolRegistry(options.tools);
   // Handler-less functions, documented as narrowgauge documents them: the calls come back to us and run through the same registry.
   const functions = chatModelFunctions(options.tools, { finalAnswer: false });
-  const chat = new LlamaChat({ contextSequence: model.opened.sequence, chatWrapper: model.chatWrapper, autoDisposeSequence: false });
+  // A sequence of its own for the run, as runAgent's runs have.
+  const lease = await model.opened.sequences.acquire(signal).catch(() => null);
+  if (!lease) return { result: new PeerRecorder(task, model.description, options.onEvent).end("aborted"), inventedToolNames: [] };
+  const { sequence } = lease;
+  const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: model.chatWrapper, autoDisposeSequence: false });
   const run = new PeerRecorder(task, model.description, options.onEvent);
   const invented = new Set<string>();
   let history: ChatHistoryItem[] = [{ type: "system", text: DEFAULT_SYSTEM_PROMPT }, { type: "user", text: task }, { type: "model", response: [] }];
-  const meter = model.opened.sequence.tokenMeter;
+  const meter = sequence.tokenMeter;
   try {
     for (let index = 1; index <= maxTurns; index++) {
       if (signal?.aborted) return { result: run.end("aborted"), inventedToolNames: [...invented] };
@@ -59,7 +63,7 @@ export async function runPeerBaseline(options: PeerRunOptions): Promise<{ result
       });
       const call = response.functionCalls?.[0];
       turn.raw = response.response + (call ? `${JSON.stringify(call.raw)}` : "");
-      turn.prompt = { tokens: model.opened.sequence.contextTokens.length, evaluated: meter.usedInputTokens - before.input };
+      turn.prompt = { tokens: sequence.contextTokens.length, evaluated: meter.usedInputTokens - before.input };
       turn.generatedTokens = meter.usedOutputTokens - before.output;
       turn.ms.sampling = performance.now() - started;
       for (const name of inventedToolNames(response.response, registry.names)) invented.add(name);
@@ -94,5 +98,6 @@ export async function runPeerBaseline(options: PeerRunOptions): Promise<{ result
     return { result: run.end(signal?.aborted ? "aborted" : "model-error", { error }), inventedToolNames: [...invented] };
   } finally {
     chat.dispose({ disposeSequence: false });
+    lease.release();
   }
 }

@@ -1,6 +1,6 @@
 import type { ModelDescription, RunEndReason, RunEvent, RunResult, TurnRecord } from "../../index.js";
 
-const STATUS: Record<RunEndReason, RunResult["status"]> = { "final-answer": "answered", "max-turns": "failed", stalled: "failed", "model-error": "failed", aborted: "aborted" };
+const STATUS: Record<RunEndReason, RunResult["status"]> = { "final-answer": "answered", "max-turns": "failed", stalled: "failed", "context-overflow": "failed", "model-error": "failed", aborted: "aborted" };
 
 /**
  * Records the peer loop's turns in runAgent's result shape, so the probe
@@ -38,7 +38,7 @@ export class PeerRecorder {
       task: this.task, status, reason, profile: "none", requireTool: false, ungroundedNumbers: [], unverified: false, judgements: [],
       answer: status === "answered" ? (details.answer ?? "") : null,
       partialAnswer: status !== "answered" && fetched.length > 0 ? `No final answer. What the tools returned: ${fetched.join("; ")}.` : null,
-      error: error === undefined ? null : { code: (error as { code?: string }).code ?? "peer-error", message: error instanceof Error ? error.message : String(error) },
+      error: error === undefined ? null : { code: "generation-failed", message: error instanceof Error ? error.message : String(error) },
       turns: this.turns,
       model: this.model,
       tokens: { prompt: sum((turn) => turn.prompt.tokens), evaluated: sum((turn) => turn.prompt.evaluated), generated: sum((turn) => turn.generatedTokens) },

@@ -3,8 +3,9 @@ import { succeeded, type RunState } from "../run-state.js";
 /**
  * Numeric provenance (G4; a call that succeeds is not thereby grounded: a
  * model will happily convert a temperature it made up): the legitimate
- * numbers are those in the task plus every number in a successful tool
- * result. Numbers in prose are read unsigned ("-5°C" and
+ * numbers are those in the task plus every number in what a successful
+ * call returned and the model was shown (its evidence: text narrowgauge
+ * wrote, such as a truncation marker, grounds nothing). Numbers in prose are read unsigned ("-5°C" and
  * "5 km" both contain 5), so the grounded set holds absolute values too.
  */
 const NUMBER_IN_TEXT = /\d+(?:\.\d+)?/g;
@@ -31,7 +32,7 @@ export function numericLeaves(value: unknown): number[] {
 }
 
 export function groundedNumbers(state: Pick<RunState, "task" | "calls">): number[] {
-  const numbers = [...numbersInText(state.task), ...succeeded(state as RunState).flatMap((call) => numbersInValue(call.result))];
+  const numbers = [...numbersInText(state.task), ...succeeded(state as RunState).flatMap((call) => numbersInValue(call.evidence))];
   return [...new Set(numbers.flatMap((number) => [number, Math.abs(number)]))].sort((left, right) => left - right);
 }
 

@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
-import type { ModelPort } from "../model/model-port.js";
+import type { ModelPort, ModelSession } from "../model/model-port.js";
 import { parseGeneration } from "../model/parse-generation.js";
 import type { Sampling } from "../model/sampling.js";
 import { renderHistory } from "../history/render-history.js";
@@ -27,6 +27,8 @@ export interface JudgeOptions {
   sampling?: Sampling;
   signal?: AbortSignal;
   spy?: boolean;
+  /** The run's session: the judgement is sampled there. Defaults to a session of its own. */
+  session?: Pick<ModelSession, "generate">;
 }
 
 async function judge(model: ModelPort, kind: Judgement["kind"], system: string, user: string, schema: TSchema, options: JudgeOptions): Promise<Judgement> {
@@ -34,7 +36,7 @@ async function judge(model: ModelPort, kind: Judgement["kind"], system: string, 
   const prompt = renderHistory(model, [{ type: "system", text: system }, { type: "user", text: user }]);
   const gbnf = cachedGbnf(schema);
   const render = performance.now() - started;
-  const generation = await model.generate({
+  const generation = await (options.session ?? model).generate({
     prompt,
     gbnf,
     maxTokens: 200,

@@ -49,16 +49,16 @@ export async function actOnCall(
   let observation: Observation;
   if (outcome.kind === "bad-arguments") {
     observation = { ok: false, code: "bad-arguments", result: { error: `invalid arguments for ${outcome.name}: ${describeIssues(outcome.issues)}` } };
-    attempt = { ...base, check: "bad-arguments", result: observation.result };
+    attempt = { ...base, check: "bad-arguments", result: observation.result, evidence: null };
   } else {
     const verdict = checkCall(state, input, outcome, config.guards, config.profile);
     recordRefusal(turn, outcome.name, verdict);
     if (verdict.check !== "ok") {
       observation = { ok: false, code: "refused", result: verdict.result as { error: string } };
-      attempt = { ...base, check: verdict.check, result: verdict.result };
+      attempt = { ...base, check: verdict.check, result: verdict.result, evidence: null };
     } else {
       observation = await execute(context, outcome, turn);
-      attempt = { ...base, check: observation.ok ? "ok" : "error", result: observation.result };
+      attempt = { ...base, check: observation.ok ? "ok" : "error", result: observation.result, evidence: observation.ok ? observation.evidence : null };
     }
     if (verdict.repeatOf !== undefined && attempt.check !== "repeat") attempt.repeatOf = verdict.repeatOf;
   }

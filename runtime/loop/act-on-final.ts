@@ -35,7 +35,7 @@ export async function actOnFinal(context: RunContext, outcome: Extract<StepOutco
       gate = await gateFinalAnswer({
         model: config.model, question: state.task, draft: outcome.answer, fresh: state.fresh, budgetLeft: context.gateBudget,
         toolSucceeded: state.calls.some((call) => call.check === "ok"),
-        judge: judgeOptions(config, state.turn), onJudgement: (judgement) => context.run.judgement(judgement),
+        judge: judgeOptions(context, state.turn), onJudgement: (judgement) => context.run.judgement(judgement),
       });
     } catch (error) {
       return { kind: "model-error", error };

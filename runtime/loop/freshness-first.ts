@@ -12,7 +12,7 @@ export async function judgeFreshnessFirst(context: RunContext): Promise<{ error:
   if (config.requireTool !== "auto" || !config.profile.gate) return null;
   let freshness;
   try {
-    freshness = await askFreshness(config.model, state.task, judgeOptions(config, 0));
+    freshness = await askFreshness(config.model, state.task, judgeOptions(context, 0));
   } catch (error) {
     return { error };
   }

@@ -1,11 +1,12 @@
 import { callItem, feedbackItem } from "../history/history-items.js";
-import type { PortGeneration } from "../model/model-port.js";
+import { ContextOverflowError } from "../model/context-overflow.js";
+import type { ModelSession, PortGeneration } from "../model/model-port.js";
 import { actOnCall } from "./act-on-call.js";
 import { actOnFinal } from "./act-on-final.js";
 import { judgeFreshnessFirst } from "./freshness-first.js";
 import { interpretStep, invalidStepFeedback, type StepOutcome } from "./interpret-step.js";
 import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
-import { createRunContext, type RunContext } from "./run-context.js";
+import { createRunContext, withinContext, type RunContext } from "./run-context.js";
 import type { RunResult } from "./run-types.js";
 import { sampleStep } from "./sample-step.js";
 import { TurnBuilder } from "./turn-builder.js";
@@ -20,14 +21,39 @@ const sameTokens = (left: readonly number[], right: readonly number[]) =>
  * grammar follow, the native history is rendered, one step is sampled, and
  * checks decide whether its call runs or its answer stands. Never throws for
  * anything the model or a tool does; configuration errors (duplicate tool
- * names, an unknown profile) throw before the first turn.
+ * names, an unknown profile, a schema the grammar cannot hold) throw before
+ * any model call.
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const context = createRunContext(resolveRunConfig(options));
+  const { config, state, run } = context;
+  run.emit({ type: "run-start", task: state.task, tools: context.registry.names, maxTurns: config.maxTurns, model: config.model.description });
+  let session: ModelSession;
+  try {
+    // A session of the run's own: concurrent runs never share a KV cache, and wait (abortably) when none is free.
+    session = await config.model.openSession(config.signal);
+  } catch (error) {
+    return endOnFailure(context, error);
+  }
+  context.session = withinContext(session, config.model.description.contextSize);
+  try {
+    return await runTurns(context);
+  } finally {
+    session.close();
+  }
+}
+
+/** Ends a run whose model could not be run: aborted if the signal fired, else by what failed. */
+function endOnFailure(context: RunContext, error: unknown): RunResult {
+  if (context.config.signal.aborted) return context.run.end("aborted");
+  return context.run.end(error instanceof ContextOverflowError ? "context-overflow" : "model-error", { error });
+}
+
+/** The turns of a run whose session is open. */
+async function runTurns(context: RunContext): Promise<RunResult> {
   const { config, state, run, history } = context;
   const { signal, maxTurns } = config;
-  const failure = (error: unknown) => run.end(signal.aborted ? "aborted" : "model-error", { error });
-  run.emit({ type: "run-start", task: state.task, tools: context.registry.names, maxTurns, model: config.model.description });
+  const failure = (error: unknown) => endOnFailure(context, error);
   const freshness = await judgeFreshnessFirst(context);
   if (freshness) return failure(freshness.error);
   let previous: TurnInput | undefined;

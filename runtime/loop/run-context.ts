@@ -1,6 +1,8 @@
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
 import type { RunState } from "../../guards/run-state.js";
 import type { JudgeOptions } from "../gate/judge.js";
+import { assertFitsContext } from "../model/context-overflow.js";
+import type { ModelSession } from "../model/model-port.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { initialHistory } from "../history/history-items.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
@@ -20,9 +22,29 @@ export interface RunContext {
   run: RunRecorder;
   /** Nudges the gate may still send (A4). */
   gateBudget: number;
+  /** The run's session on the model (its own KV cache); every step and judgement is sampled here. */
+  session: Pick<ModelSession, "generate">;
 }
 
-/** Builds a run's context. Throws only for configuration errors (duplicate or reserved tool names). */
+/** Stands in until runAgent has opened the run's session. */
+const NOT_OPEN: Pick<ModelSession, "generate"> = {
+  generate: () => Promise.reject(new Error("the run's model session is not open")),
+};
+
+/**
+ * A session that refuses, before the model sees it, any request whose prompt
+ * plus budget would not fit the model's context (ContextOverflowError).
+ */
+export function withinContext(session: ModelSession, contextSize: number | null): Pick<ModelSession, "generate"> {
+  return {
+    generate: (request) => {
+      assertFitsContext(request.prompt.length, request.maxTokens, contextSize);
+      return session.generate(request);
+    },
+  };
+}
+
+/** Builds a run's context. Throws only for configuration errors (duplicate or reserved tool names, unsupported schemas). */
 export function createRunContext(config: RunConfig): RunContext {
   const registry = new ToolRegistry(config.tools);
   const requireTool = config.profile.finalHidden && config.requireTool === "always";
@@ -48,10 +70,12 @@ export function createRunContext(config: RunConfig): RunContext {
     state,
     run: new RunRecorder(config.task, config.model.description, { profile: config.profileName, requireTool }, config.onEvent),
     gateBudget: config.gateBudget,
+    session: NOT_OPEN,
   };
 }
 
-/** How the answer gate's judgements are sampled on a given turn: like the steps. */
-export function judgeOptions(config: RunConfig, turn: number): JudgeOptions {
-  return { turn, sampling: config.sampling, signal: config.signal, spy: config.spy };
+/** How the answer gate's judgements are sampled on a given turn: like the steps, in the run's session. */
+export function judgeOptions(context: Pick<RunContext, "config" | "session">, turn: number): JudgeOptions {
+  const { config } = context;
+  return { turn, sampling: config.sampling, signal: config.signal, spy: config.spy, session: context.session };
 }

@@ -1,16 +1,30 @@
+import { DisposedError } from "node-llama-cpp";
 import type { Judgement } from "../gate/judge.js";
 import type { ModelDescription } from "../model/model-port.js";
 import { partialAnswer } from "./partial-answer.js";
-import type { RunEndReason, RunEvent, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./run-types.js";
+import type { ModelFailureCode, RunEndReason, RunEvent, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./run-types.js";
 import type { TurnBuilder } from "./turn-builder.js";
 
 const STATUS: Record<RunEndReason, RunStatus> = {
   "final-answer": "answered",
   "max-turns": "failed",
   stalled: "failed",
+  "context-overflow": "failed",
   "model-error": "failed",
   aborted: "aborted",
 };
+
+const FAILURE_CODES = new Set<string>(["context-overflow", "script-exhausted", "grammar-rejected"]);
+
+/** A model failure as data, its code from the closed set whatever the backend threw. */
+export function modelFailure(error: unknown): { code: ModelFailureCode; message: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && FAILURE_CODES.has(code)) return { code: code as ModelFailureCode, message };
+  // node-llama-cpp's DisposedError: the model or its context was disposed while the run used it.
+  if (error instanceof DisposedError) return { code: "model-disposed", message };
+  return { code: "generation-failed", message };
+}
 
 /** Accumulates turns and totals, streams events, and ends the run with exactly one reason. */
 export class RunRecorder {
@@ -65,10 +79,7 @@ export class RunRecorder {
       ungroundedNumbers: status === "answered" ? (details.ungrounded ?? []) : [],
       unverified: status === "answered" && (details.unverified ?? false),
       judgements: this.judgements,
-      error:
-        error === undefined
-          ? null
-          : { code: (error as { code?: string }).code ?? "error", message: error instanceof Error ? error.message : String(error) },
+      error: error === undefined ? null : modelFailure(error),
       turns: this.turns,
       model: this.model,
       tokens: {

@@ -14,10 +14,21 @@ export type RunStatus = "answered" | "failed" | "aborted";
  * - `max-turns`: the turn budget ran out without one.
  * - `stalled`: a turn's prompt and grammar were identical to the previous
  *   turn's, so under greedy decoding it would have repeated itself (G9).
+ * - `context-overflow`: the next prompt plus the step's budget no longer fit
+ *   the model's context; the run stops rather than let the start of the
+ *   prompt (system prompt, tool list) be shifted out.
  * - `model-error`: the model could not be run (context gone, script exhausted…).
  * - `aborted`: the caller's signal fired.
  */
-export type RunEndReason = "final-answer" | "max-turns" | "stalled" | "model-error" | "aborted";
+export type RunEndReason = "final-answer" | "max-turns" | "stalled" | "context-overflow" | "model-error" | "aborted";
+
+/**
+ * Why the model could not be run, a closed set: the prompt did not fit the
+ * context, the scripted model ran out of outputs, llama.cpp refused the
+ * grammar, the model was disposed under the run, or the generation failed in
+ * the backend (a message says how).
+ */
+export type ModelFailureCode = "context-overflow" | "script-exhausted" | "grammar-rejected" | "model-disposed" | "generation-failed";
 
 export interface ToolCallRecord {
   name: string;
@@ -87,8 +98,8 @@ export interface RunResult {
   unverified: boolean;
   /** The answer gate's model calls (freshness, verdicts), counted in the token and time totals. */
   judgements: Judgement[];
-  /** The model error, when reason is "model-error". */
-  error: { code: string; message: string } | null;
+  /** Why the model could not be run, when reason is "model-error" or "context-overflow". */
+  error: { code: ModelFailureCode; message: string } | null;
   turns: TurnRecord[];
   model: ModelDescription;
   tokens: { prompt: number; evaluated: number; generated: number };

@@ -10,8 +10,8 @@ export function sampleStep(context: RunContext, input: TurnInput): Promise<PortG
   const { config, state } = context;
   const visible = { tools: input.view.tools, final: input.view.final };
   const request = { maxTokens: config.maxTokensPerStep, sampling: config.sampling, signal: config.signal, context: { turn: state.turn, visible } };
-  if (!config.twoPhase) return config.model.generate({ ...request, prompt: input.prompt, gbnf: input.gbnf });
-  return sampleTwoPhase(config.model, request, {
+  if (!config.twoPhase) return context.session.generate({ ...request, prompt: input.prompt, gbnf: input.gbnf });
+  return sampleTwoPhase(context.session, request, {
     ...input,
     render: ({ raw, ask }) => renderHistory(config.model, [...shownHistory(context), { type: "model", response: [raw] }, feedbackItem(ask)], context.functions),
   });

@@ -2,7 +2,7 @@ import { Type, type TSchema } from "@sinclair/typebox";
 import type { View } from "../../guards/guard.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { FINAL_ANSWER, type StepSchema, type ToolSchemaSpec } from "../../schemas/step-schema.js";
-import type { GenerateRequest, ModelPort, PortGeneration } from "../model/model-port.js";
+import type { GenerateRequest, ModelSession, PortGeneration } from "../model/model-port.js";
 
 /**
  * Architecture A's sampler (`twoPhase: true`): progressive disclosure in two
@@ -12,7 +12,7 @@ import type { GenerateRequest, ModelPort, PortGeneration } from "../model/model-
  * JSON so the loop parses, validates and checks it exactly as a one-call step.
  */
 export async function sampleTwoPhase(
-  model: ModelPort,
+  model: Pick<ModelSession, "generate">,
   request: Omit<GenerateRequest, "gbnf" | "prompt">,
   input: { schema: StepSchema<readonly ToolSchemaSpec[], boolean>; view: View; prompt: readonly number[]; render: (extra: { raw: string; ask: string }) => readonly number[] },
 ): Promise<PortGeneration> {

@@ -18,6 +18,10 @@ export interface ModelDescription {
   parameters: number | null;
   /** How this model's family says to sample (greedy unless its authors document otherwise); runAgent's default. */
   sampling: SamplingPreset;
+  /** Tokens one session can hold (prompt plus sampled tokens), or null when unbounded. */
+  contextSize: number | null;
+  /** How many sessions (runs) can hold the model at once, more waiting their turn; null when unlimited. */
+  sessions: number | null;
 }
 
 export interface GenerateRequest {
@@ -40,6 +44,22 @@ export interface PortGeneration {
 }
 
 /**
+ * One run's hold on a model: generations in it share a KV cache that no other
+ * session touches, so each turn reuses the previous prompt. Close it when the
+ * run ends.
+ */
+export interface ModelSession {
+  /**
+   * Never throws for what the model writes (that comes back as text and a
+   * stop reason); throws only when the model cannot be run. Returns promptly
+   * (stop reason "aborted") once the request's signal fires, even in the
+   * middle of a long prompt evaluation.
+   */
+  generate(request: GenerateRequest): Promise<PortGeneration>;
+  close(): void;
+}
+
+/**
  * The loop's only view of a model: render (through the model's own chat
  * wrapper), tokenize, and sample one value under a grammar. Implementations:
  * node-llama-cpp (`loadModel`) and the scripted model (`narrowgauge/testing`);
@@ -52,6 +72,12 @@ export interface ModelPort {
   tokenize(text: LlamaText): readonly number[];
   /** The exact prompt text with special tokens visible (the prompt spy). */
   detokenizeForSpy(tokens: readonly number[]): string;
-  /** Never throws for what the model writes (that comes back as text and a stop reason); throws only when the model cannot be run. */
+  /**
+   * A session of its own for one run. Concurrent runs each get one while
+   * there are free ones and wait, in order, when there are none; the wait
+   * ends (rejects) when the signal fires.
+   */
+  openSession(signal?: AbortSignal): Promise<ModelSession>;
+  /** One generation in a session opened and closed for it. */
   generate(request: GenerateRequest): Promise<PortGeneration>;
 }

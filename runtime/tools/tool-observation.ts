@@ -21,7 +21,20 @@ export type ToolFailureCode =
   /** The run was aborted while the handler ran. */
   | "aborted";
 
-export type Observation = { ok: true; result: unknown } | { ok: false; code: ToolFailureCode; result: { error: string } };
+export type Observation =
+  | {
+      ok: true;
+      /** What the model is shown. */
+      result: unknown;
+      /**
+       * What the tool returned, as far as the model was shown it, without
+       * anything narrowgauge wrote: a truncated result's shown prefix, less
+       * the truncation marker and a number the cut split. Only this grounds
+       * numbers.
+       */
+      evidence: unknown;
+    }
+  | { ok: false; code: ToolFailureCode; result: { error: string } };
 
 export const TRUNCATION_MARKER = "…[truncated";
 
@@ -36,9 +49,13 @@ export function successObservation(value: unknown, maxChars: number): Observatio
   } catch (error) {
     return errorObservation("unserialisable", `the tool returned a value that is not JSON-serialisable: ${(error as Error).message}`);
   }
-  if (text === undefined) return { ok: true, result: null };
+  if (text === undefined) return { ok: true, result: null, evidence: null };
   if (text.length > maxChars) {
-    return { ok: true, result: `${text.slice(0, maxChars)}${TRUNCATION_MARKER} ${text.length - maxChars} more characters]` };
+    const shown = text.slice(0, maxChars);
+    // A number cut in two by the truncation ("…"temperatureC":12|3…) is not a value the tool returned.
+    const evidence = /[\d.]$/.test(shown) && /^[\d.]/.test(text.slice(maxChars)) ? shown.replace(/-?[\d.]+$/, "") : shown;
+    return { ok: true, result: `${shown}${TRUNCATION_MARKER} ${text.length - maxChars} more characters]`, evidence };
   }
-  return { ok: true, result: JSON.parse(text) };
+  const plain = JSON.parse(text);
+  return { ok: true, result: plain, evidence: plain };
 }

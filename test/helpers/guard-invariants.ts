@@ -7,22 +7,31 @@ const REASONS = ["final-answer", "max-turns", "stalled", "model-error", "aborted
 
 /**
  * How many tokens at the end of a prompt the next turn may render
- * differently: the model-turn opener, which a following model response or
- * user note re-renders (Llama-2 merges consecutive user turns, for instance).
+ * differently: the model-turn opener, and the closing of the last item, which
+ * a following model response or user note re-renders (Llama-2 merges
+ * consecutive user turns; a template wrapper closes a function result one way
+ * at the end of a prompt and another before the next message). Measured for a
+ * prompt ending in a user message and one ending in a call with its result.
  */
 export function rewritableTail(render: (history: ChatHistoryItem[]) => readonly number[]): number {
-  const base: ChatHistoryItem[] = [{ type: "system", text: "s" }, { type: "user", text: "x" }];
-  const prompt = render(base);
-  const continuations: ChatHistoryItem[][] = [
-    [...base, { type: "model", response: ["y"] }, { type: "user", text: "z" }],
-    [...base, { type: "user", text: "z" }],
+  const call: ChatHistoryItem = { type: "model", response: ["t", { type: "functionCall", name: "f", params: { a: 1 }, result: { b: 2 } }] };
+  const bases: ChatHistoryItem[][] = [
+    [{ type: "system", text: "s" }, { type: "user", text: "x" }],
+    [{ type: "system", text: "s" }, { type: "user", text: "x" }, call],
   ];
   return Math.max(
-    ...continuations.map((continuation) => {
-      const next = render(continuation);
-      let common = 0;
-      while (common < prompt.length && prompt[common] === next[common]) common++;
-      return prompt.length - common;
+    ...bases.flatMap((base) => {
+      const prompt = render(base);
+      const continuations: ChatHistoryItem[][] = [
+        [...base, { type: "model", response: ["y"] }, { type: "user", text: "z" }],
+        [...base, { type: "user", text: "z" }],
+      ];
+      return continuations.map((continuation) => {
+        const next = render(continuation);
+        let common = 0;
+        while (common < prompt.length && prompt[common] === next[common]) common++;
+        return prompt.length - common;
+      });
     }),
   );
 }
@@ -45,7 +54,7 @@ export function expectGuardInvariants(result: RunResult, options: { maxTurns: nu
     if (result.requireTool && !succeeded && turn.visible.final) expect(turn.visible.tools, `turn ${turn.index}`).toEqual([]);
     // No call with an ungrounded number is executed.
     if (turn.tool && (turn.check === "ok" || turn.check === "error")) {
-      const grounded = groundedNumbers({ task: result.task, calls: results.map((entry) => ({ ...entry, turn: 0, name: "", args: {}, key: "" })) });
+      const grounded = groundedNumbers({ task: result.task, calls: results.map((entry) => ({ ...entry, evidence: entry.result, turn: 0, name: "", args: {}, key: "" })) });
       for (const number of numericLeaves(turn.tool!.args)) expect(isGrounded(number, grounded), `turn ${turn.index}: ${number} executed ungrounded`).toBe(true);
     }
     if (turn.tool && turn.check === "ok") {

@@ -6,7 +6,7 @@ import { calculator, cityWeather, convertTemperature } from "../../demos/weather
 export const WEATHER_TOOL_INFO = [cityWeather, calculator, convertTemperature].map((tool) => ({ ...tool }));
 
 export function attempt(turn: number, name: string, args: unknown, check: CallCheck, result: unknown = check === "ok" ? {} : { error: "x" }): CallAttempt {
-  return { turn, name, args, key: callKey(name, args), check, result };
+  return { turn, name, args, key: callKey(name, args), check, result, evidence: check === "ok" ? result : null };
 }
 
 export function state(overrides: Partial<RunState> = {}): RunState {

@@ -28,9 +28,17 @@ describe("compileGbnf: grammar text", () => {
     expect(compileGbnf(schema)).toMatchSnapshot();
   });
 
+  it("writes no number literal that overflows to Infinity, and every double below 1e308 (found by the soak: 1e999)", async () => {
+    const gbnf = compileGbnf(Type.Number());
+    for (const text of ["1e999", "9e308", "12e300", "123456789012345678901234"]) expect(await grammarAccepts(gbnf, text), text).toBe(false);
+    for (const value of [9.999999999999999e307, 1e307, 5e-324, -1.5e-7, 123456789012345680000, 0.1]) expect(await grammarAccepts(gbnf, JSON.stringify(value)), String(value)).toBe(true);
+  });
+
   it("makes the minus sign unsampleable when the lower bound is non-negative", () => {
     expect(compileGbnf(Type.Integer({ minimum: 0 }))).not.toContain('"-"');
-    expect(compileGbnf(Type.Number({ exclusiveMinimum: 0 }))).not.toContain('"-"');
+    // The exponent keeps its own minus (1e-7); the number's sign is what the bound removes.
+    expect(compileGbnf(Type.Number({ exclusiveMinimum: 0 }))).toContain("number-unsigned ::= (json-number-body)");
+    expect(compileGbnf(Type.Number())).toContain('number ::= "-"? (json-number-body)');
     expect(compileGbnf(Type.Integer({ minimum: -5 }))).toContain('"-"?');
   });
 

@@ -2,6 +2,7 @@ import type { LlamaContextSequence, LlamaGrammar, Token } from "node-llama-cpp";
 import { LlamaGrammarEvaluationState } from "node-llama-cpp";
 import { controlTokenBan } from "./control-token-ban.js";
 import { JsonCompletionTracker } from "./json-completion.js";
+import { assertFitsContext } from "../context-overflow.js";
 import type { GenerationStopReason } from "../model-port.js";
 import type { Sampling } from "../sampling.js";
 
@@ -45,23 +46,46 @@ async function alignSequence(sequence: LlamaContextSequence, prompt: readonly To
 }
 
 /**
+ * Evaluates all but the tail of a long pending prompt in batches of the
+ * context's batch size, checking the signal between them, so an abort stops
+ * the work within one batch. The batches are the ones node-llama-cpp would
+ * cut on its own, so the numbers (and greedy outputs) are the same as one
+ * evaluation. Returns what is left to evaluate with the first sample, or null
+ * when the signal fired.
+ */
+async function evaluateLongPrompt(sequence: LlamaContextSequence, pending: Token[], signal: AbortSignal | undefined): Promise<Token[] | null> {
+  const batch = sequence.context.batchSize;
+  let rest = pending;
+  while (rest.length > batch) {
+    if (signal?.aborted) return null;
+    await sequence.evaluateWithoutGeneratingNewTokens(rest.slice(0, batch));
+    rest = rest.slice(batch);
+  }
+  return signal?.aborted ? null : rest;
+}
+
+/**
  * Samples under a grammar until it completes, the model ends generation,
  * maxTokens is reached or the signal aborts. Never throws for model
- * behaviour; only for a broken context (disposed sequence, out of memory).
+ * behaviour; throws ContextOverflowError when prompt plus maxTokens exceed the
+ * sequence's context (rather than let llama.cpp shift the prompt's start
+ * away), and errors of a broken context (disposed sequence, out of memory).
  */
 export async function generateUnderGrammar(sequence: LlamaContextSequence, options: GenerateOptions): Promise<Generation> {
   const { prompt, grammar, maxTokens, sampling = {}, signal } = options;
+  assertFitsContext(prompt.length, maxTokens, sequence.contextSize);
   const model = sequence.model;
   const started = performance.now();
-  const pending = await alignSequence(sequence, prompt);
-  const evaluated = pending.length;
+  const aligned = await alignSequence(sequence, prompt);
+  const evaluated = aligned.length;
+  const pending = await evaluateLongPrompt(sequence, aligned, signal);
 
   const tokens: Token[] = [];
   const tracker = new JsonCompletionTracker();
   let stopReason: GenerationStopReason = "end-of-generation";
   let firstTokenAt: number | undefined;
 
-  if (signal?.aborted) stopReason = "aborted";
+  if (pending === null || signal?.aborted) stopReason = "aborted";
   else if (maxTokens <= 0) stopReason = "max-tokens";
   else {
     const iterator = sequence.evaluate(pending, {

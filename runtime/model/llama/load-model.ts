@@ -1,7 +1,7 @@
 import { samplingPresetFor } from "../sampling-presets.js";
 import type { ModelPort } from "../model-port.js";
-import { generateUnderGrammar } from "./generate-under-grammar.js";
-import { llamaGrammar } from "./llama-grammar-cache.js";
+import { abortedGeneration, llamaSession } from "./llama-session.js";
+import { SequenceWaitAbortedError } from "./sequence-pool.js";
 import { openModel, type OpenModelOptions, type OpenedModel } from "./open-model.js";
 
 export interface LlamaModelPort extends ModelPort {
@@ -32,25 +32,25 @@ export function llamaModelPort(opened: OpenedModel): LlamaModelPort {
       builtIn: opened.builtIn,
       parameters: parameterCount(opened),
       sampling: samplingPresetFor({ architecture: general?.architecture, name: general?.name }),
+      contextSize: opened.context.contextSize,
+      sessions: opened.sequences.size,
     },
     tokenize: (text) => text.tokenize(model.tokenizer),
     detokenizeForSpy: (tokens) => model.detokenize(tokens as never[], true),
+    openSession: async (signal) => llamaSession(opened, await opened.sequences.acquire(signal)),
     async generate(request) {
-      const grammar = await llamaGrammar(opened.llama, request.gbnf);
-      const generation = await generateUnderGrammar(opened.sequence, {
-        prompt: request.prompt as never[],
-        grammar,
-        maxTokens: request.maxTokens,
-        sampling: request.sampling,
-        signal: request.signal,
+      const started = performance.now();
+      const lease = await opened.sequences.acquire(request.signal).catch((error: unknown) => {
+        if (error instanceof SequenceWaitAbortedError) return null;
+        throw error;
       });
-      return {
-        text: generation.text,
-        stopReason: generation.stopReason,
-        generatedTokens: generation.tokens.length,
-        prompt: generation.prompt,
-        ms: generation.ms,
-      };
+      if (!lease) return abortedGeneration(request, started);
+      const session = llamaSession(opened, lease);
+      try {
+        return await session.generate(request);
+      } finally {
+        session.close();
+      }
     },
     dispose: () => opened.dispose(),
   };

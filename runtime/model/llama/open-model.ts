@@ -5,12 +5,13 @@ import {
   type ChatWrapper,
   type Llama,
   type LlamaContext,
-  type LlamaContextSequence,
   type LlamaModel,
 } from "node-llama-cpp";
 import { downloadModel, isModelUri, type DownloadOptions } from "./model-download.js";
 import { ModelFileNotFoundError, ModelLoadError } from "./model-errors.js";
-import { defaultThreads } from "./threads.js";
+import { OneAtATime } from "./one-at-a-time.js";
+import { SequencePool } from "./sequence-pool.js";
+import { defaultSequences, defaultThreads } from "./threads.js";
 import { DEFAULT_TINY_MODEL_SEED, tinyModelFile } from "../tiny/tiny-model-file.js";
 
 /**
@@ -25,8 +26,21 @@ export interface OpenModelOptions {
   source?: ModelSource;
   /** CPU threads. Defaults to defaultThreads(file size): 1 for small models. */
   threads?: number;
-  /** Context window in tokens. Defaults to 4096 (or the model's training context if smaller). */
+  /**
+   * Context window of each sequence, in tokens: the longest prompt plus step a
+   * run can use (a longer one ends the run as "context-overflow"). Defaults to
+   * the model's training context capped at 4096, shrunk (to no less than
+   * 1024) if memory cannot hold that many KV cells for every sequence. A size
+   * given here is taken exactly, or loading fails.
+   */
   contextSize?: number;
+  /**
+   * How many runs can hold the model at once, each with a KV cache of its
+   * own; further concurrent runs wait for one to finish. Defaults to
+   * defaultSequences(file size): 4 below 256 MiB, where a KV cache costs next
+   * to nothing, else 1.
+   */
+  sequences?: number;
   /** For model URIs: where to keep downloads, progress display. */
   download?: DownloadOptions;
   /** A llama.cpp binding to reuse. Defaults to one shared instance (prebuilt binaries, never a source build, no network). */
@@ -41,11 +55,18 @@ export interface OpenedModel {
   readonly llama: Llama;
   readonly model: LlamaModel;
   readonly context: LlamaContext;
-  readonly sequence: LlamaContextSequence;
+  /** The context's sequences, lent to one run (or one generation) at a time. */
+  readonly sequences: SequencePool;
+  /** Generations on the context's sequences take turns (see OneAtATime): each run's result equals the same run alone. */
+  readonly decoding: OneAtATime;
   /** The chat wrapper node-llama-cpp resolves from the GGUF's template and metadata. */
   readonly chatWrapper: ChatWrapper;
   dispose(): Promise<void>;
 }
+
+/** The default context: the training context capped here, and never shrunk below the floor to fit memory. */
+const DEFAULT_CONTEXT_CAP = 4096;
+const MIN_DEFAULT_CONTEXT = 1024;
 
 let sharedLlama: Promise<Llama> | undefined;
 
@@ -68,7 +89,7 @@ async function resolveFile(source: ModelSource, download: DownloadOptions | unde
 }
 
 /**
- * Loads a GGUF and prepares one context sequence for it. A missing file is a
+ * Loads a GGUF and prepares a context with `sequences` sequences for it. A missing file is a
  * ModelFileNotFoundError, a file llama.cpp cannot load a ModelLoadError, a
  * URI that cannot be fetched a ModelDownloadError, each naming what failed.
  */
@@ -87,9 +108,11 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
     throw new ModelLoadError(file, error);
   }
   try {
-    const contextSize = Math.min(options.contextSize ?? 4096, model.trainContextSize);
-    const context = await model.createContext({ contextSize, threads, sequences: 1 });
-    const sequence = context.getSequence();
+    const sequences = options.sequences ?? defaultSequences(size);
+    if (!Number.isInteger(sequences) || sequences < 1) throw new RangeError(`sequences must be a positive integer: ${sequences}`);
+    const cap = Math.min(DEFAULT_CONTEXT_CAP, model.trainContextSize);
+    const contextSize = options.contextSize ?? { min: Math.min(MIN_DEFAULT_CONTEXT, cap), max: cap };
+    const context = await model.createContext({ contextSize, threads, sequences });
     const chatWrapper = resolveChatWrapper(model);
     return {
       file,
@@ -98,7 +121,8 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
       llama,
       model,
       context,
-      sequence,
+      sequences: new SequencePool(context),
+      decoding: new OneAtATime(),
       chatWrapper,
       async dispose() {
         await context.dispose();

@@ -28,12 +28,20 @@ export type SampledValue<Value> = ParsedOutput<Value> & { generation: Generation
 export async function sampleValue<Value = unknown>(opened: OpenedModel, options: SampleValueOptions): Promise<SampledValue<Value>> {
   const gbnf = cachedGbnf(options.schema, options.grammarOptions);
   const grammar = await llamaGrammar(opened.llama, gbnf);
-  const generation = await generateUnderGrammar(opened.sequence, {
-    prompt: options.prompt,
-    grammar,
-    maxTokens: options.maxTokens ?? 1024,
-    sampling: options.sampling,
-    signal: options.signal,
-  });
+  const lease = await opened.sequences.acquire();
+  let generation: Generation;
+  try {
+    generation = await opened.decoding.run(() =>
+      generateUnderGrammar(lease.sequence, {
+        prompt: options.prompt,
+        grammar,
+        maxTokens: options.maxTokens ?? 1024,
+        sampling: options.sampling,
+        signal: options.signal,
+      }),
+    );
+  } finally {
+    lease.release();
+  }
   return { ...parseGeneration<Value>({ ...generation, generatedTokens: generation.tokens.length }, options.schema), generation, grammar: gbnf };
 }

@@ -24,3 +24,13 @@ export function defaultThreads(modelBytes: number, cores: number = availablePara
   if (modelBytes < SINGLE_THREAD_MODEL_BYTES) return 1;
   return Math.max(1, cores);
 }
+
+/**
+ * How many concurrent runs a model handle serves by default. Each sequence
+ * holds its own KV cache of the full context; below the same size threshold
+ * that cache is a few megabytes, so four cost nothing. Above it, one: a large
+ * model's KV cache is large, and a user who wants concurrent runs says so.
+ */
+export function defaultSequences(modelBytes: number): number {
+  return modelBytes < SINGLE_THREAD_MODEL_BYTES ? 4 : 1;
+}

@@ -1,6 +1,6 @@
 import { ChatMLChatWrapper, type ChatWrapper, type LlamaText } from "node-llama-cpp";
 import type { GenerationStopReason } from "../model-port.js";
-import type { GenerateRequest, ModelPort, PortGeneration } from "../model-port.js";
+import type { GenerateRequest, ModelPort, ModelSession, PortGeneration } from "../model-port.js";
 import { GREEDY_PRESET } from "../sampling-presets.js";
 import { NarrowgaugeError } from "../../../schemas/narrowgauge-error.js";
 
@@ -34,6 +34,8 @@ export interface ScriptedModelOptions {
    * steps so a script reads as the agent's turns.
    */
   judgements?: readonly ScriptedOutput[];
+  /** The context, in code points (the scripted model's tokens), that a run may fill. Defaults to unbounded. */
+  contextSize?: number;
 }
 
 export interface ScriptedModel extends ModelPort {
@@ -54,34 +56,51 @@ export function scriptedModel(outputs: readonly ScriptedOutput[], options: Scrip
   const judgements = options.judgements ?? [];
   let steps = 0;
   let judged = 0;
-  let cached: readonly number[] = [];
+
+  /** A session's "KV cache": the last prompt it saw, so a run's records show what a real model would reuse. */
+  const session = (): ModelSession => {
+    let cached: readonly number[] = [];
+    return {
+      generate: async (request) => {
+        let common = 0;
+        while (common < cached.length && common < request.prompt.length - 1 && cached[common] === request.prompt[common]) common++;
+        cached = request.prompt;
+        return answer(request, { tokens: request.prompt.length, evaluated: request.prompt.length - common });
+      },
+      close: () => {},
+    };
+  };
+
+  async function answer(request: GenerateRequest, prompt: PortGeneration["prompt"]): Promise<PortGeneration> {
+    requests.push({ ...request, promptText: String.fromCodePoint(...request.prompt) });
+    if (options.delayMs) await abortableDelay(options.delayMs, request.signal);
+    if (request.signal?.aborted) return { text: "", stopReason: "aborted", generatedTokens: 0, prompt, ms: { prompt: 0, sampling: 0 } };
+
+    const isJudgement = request.context.judgement !== undefined;
+    const next = isJudgement ? judgements[judged++] : outputs[steps++];
+    if (next === undefined) throw new ScriptExhaustedError(request.context.turn, isJudgement ? judgements.length : outputs.length, isJudgement ? "judgement" : "step");
+    const output = typeof next === "function" ? next(request) : next;
+    const { text, stopReason } =
+      typeof output === "string"
+        ? { text: output, stopReason: "grammar-complete" as const }
+        : "raw" in output && "stopReason" in output && typeof output.raw === "string"
+          ? { text: output.raw, stopReason: output.stopReason as GenerationStopReason }
+          : { text: JSON.stringify(output), stopReason: "grammar-complete" as const };
+    return { text, stopReason, generatedTokens: Array.from(text).length, prompt, ms: { prompt: 0, sampling: 0 } };
+  }
+
+  const shared = session();
   return {
     requests,
     chatWrapper,
-    description: { name: "scripted", file: null, wrapper: chatWrapper.wrapperName, threads: null, builtIn: false, parameters: null, sampling: GREEDY_PRESET },
+    description: {
+      name: "scripted", file: null, wrapper: chatWrapper.wrapperName, threads: null, builtIn: false, parameters: null, sampling: GREEDY_PRESET,
+      contextSize: options.contextSize ?? null, sessions: null,
+    },
     tokenize: (text: LlamaText) => Array.from(text.toString(), (character) => character.codePointAt(0)!),
     detokenizeForSpy: (tokens) => String.fromCodePoint(...tokens),
-    async generate(request): Promise<PortGeneration> {
-      requests.push({ ...request, promptText: String.fromCodePoint(...request.prompt) });
-      if (options.delayMs) await abortableDelay(options.delayMs, request.signal);
-      let common = 0;
-      while (common < cached.length && common < request.prompt.length - 1 && cached[common] === request.prompt[common]) common++;
-      cached = request.prompt;
-      const prompt = { tokens: request.prompt.length, evaluated: request.prompt.length - common };
-      if (request.signal?.aborted) return { text: "", stopReason: "aborted", generatedTokens: 0, prompt, ms: { prompt: 0, sampling: 0 } };
-
-      const isJudgement = request.context.judgement !== undefined;
-      const next = isJudgement ? judgements[judged++] : outputs[steps++];
-      if (next === undefined) throw new ScriptExhaustedError(request.context.turn, isJudgement ? judgements.length : outputs.length, isJudgement ? "judgement" : "step");
-      const output = typeof next === "function" ? next(request) : next;
-      const { text, stopReason } =
-        typeof output === "string"
-          ? { text: output, stopReason: "grammar-complete" as const }
-          : "raw" in output && "stopReason" in output && typeof output.raw === "string"
-            ? { text: output.raw, stopReason: output.stopReason as GenerationStopReason }
-            : { text: JSON.stringify(output), stopReason: "grammar-complete" as const };
-      return { text, stopReason, generatedTokens: Array.from(text).length, prompt, ms: { prompt: 0, sampling: 0 } };
-    },
+    openSession: async () => session(),
+    generate: (request) => shared.generate(request),
   };
 }
 

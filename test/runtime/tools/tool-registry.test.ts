@@ -25,6 +25,8 @@ describe("ToolRegistry.execute: every failure is an observation with a code, nev
     ["Throws", { n: 1 }, { ok: false, code: "threw", result: { error: "Throws failed: boom" } }],
     ["Rejects", { n: 1 }, { ok: false, code: "threw", result: { error: "Rejects failed: nope" } }],
     ["Big", { n: 1 }, { ok: false, code: "unserialisable" }],
+    // Found by the soak: a model wrote 1e999, JSON.parse made it Infinity, and ajv's "number" accepts that.
+    ["Ok", JSON.parse('{"n":-1e999}'), { ok: false, code: "bad-arguments", result: { error: "invalid arguments for Ok: /n must be a finite number" } }],
   ] as const)("%s(%j)", async (name, args, expected) => {
     expect(await registry.execute(name, args, options())).toMatchObject(expected);
   });

@@ -1,0 +1,101 @@
+import { Type } from "@sinclair/typebox";
+import { describe, expect, it } from "vitest";
+import { weatherTools, WEATHER_TASK } from "../../../demos/weather-tools.js";
+import { runAgent } from "../../../runtime/loop/run-agent.js";
+import type { RunEvent } from "../../../runtime/loop/run-types.js";
+import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { defineTool } from "../../../runtime/tools/define-tool.js";
+import { UnsupportedSchemaError } from "../../../schemas/unsupported-schema-error.js";
+
+const call = (tool: string, args: unknown) => ({ thought: "", call: { tool, args } });
+const final = (answer: string) => ({ thought: "", call: { tool: "FinalAnswer", answer } });
+
+describe("unsupported schemas are refused when the run is configured, before any model call", () => {
+  const odd = (params: Record<string, unknown>) => defineTool({ name: "Odd", description: "", params: Type.Unsafe(params), run: () => 1 });
+  it.each([
+    ["format", { type: "object", properties: { email: { type: "string", format: "email" } }, required: ["email"] }, 'Odd.email: "format" is not supported'],
+    ["$ref", { type: "object", properties: { next: { $ref: "#" } } }, 'Odd.next: "$ref" is not supported'],
+    ["not", { type: "object", properties: { n: { type: "number", not: { const: 1 } } } }, 'Odd.n: "not" is not supported'],
+    ["allOf", { type: "object", properties: { n: { allOf: [{ type: "number" }] } } }, 'Odd.n: "allOf" is not supported'],
+    ["nested", { type: "object", properties: { address: { type: "object", properties: { zip: { type: "string", pattern: "^\\d+$", format: "zip" } } } } }, 'Odd.address.zip: "format" is not supported'],
+  ])("%s, under every profile, switched off or not, with the freshness judgement pending", async (_keyword, params, message) => {
+    for (const profile of ["sub1b", "mid", "large", "none"] as const) {
+      for (const disabledTools of [[], ["Odd"]]) {
+        const model = scriptedModel([final("x")], { judgements: [{ needs_current_information: true }] });
+        const run = runAgent({ model, tools: [weatherTools[0], odd(params)], task: "What is the weather in Paris right now?", profile, disabledTools, requireTool: "auto" });
+        await expect(run).rejects.toThrow(message);
+        await expect(run).rejects.toBeInstanceOf(UnsupportedSchemaError);
+        expect(model.requests).toHaveLength(0);
+      }
+    }
+  });
+});
+
+describe("text narrowgauge writes grounds no number", () => {
+  it("a number in the truncation marker is not grounded: an answer stating it is sent back", async () => {
+    const report = defineTool({ name: "Report", description: "", params: Type.Object({}), run: () => ({ text: "x".repeat(500), total: 7 }) });
+    const model = scriptedModel([call("Report", {}), final("There were 429 more characters."), final("The report was cut off.")]);
+    const result = await runAgent({ model, tools: [report], task: "Read the report.", profile: "large", maxResultChars: 80 });
+    const shown = result.turns[0]!.tool!.result as string;
+    expect(shown).toMatch(/…\[truncated 4\d\d more characters\]$/);
+    expect(result.turns[1]).toMatchObject({ check: "ungrounded", ungrounded: [expect.any(Number)] });
+    expect(result).toMatchObject({ status: "answered", answer: "The report was cut off." });
+  });
+
+  it("a number cut in two by the truncation is not grounded either", async () => {
+    const reading = defineTool({ name: "Reading", description: "", params: Type.Object({}), run: () => ({ value: 123456 }) });
+    const model = scriptedModel([call("Reading", {}), final("The reading is 123."), final("The reading was cut off.")]);
+    const result = await runAgent({ model, tools: [reading], task: "Read it.", profile: "large", maxResultChars: 12 });
+    expect(result.turns[0]!.tool!.result).toBe('{"value":123…[truncated 4 more characters]');
+    expect(result.turns[1]).toMatchObject({ check: "ungrounded", ungrounded: [123] });
+  });
+});
+
+describe("a prompt that does not fit the context ends the run, honestly", () => {
+  it("before the first step: no step is sampled, the run fails as context-overflow", async () => {
+    const model = scriptedModel([final("x")], { contextSize: 1500 });
+    const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "none" });
+    expect(model.requests).toHaveLength(0);
+    expect(result).toMatchObject({ status: "failed", reason: "context-overflow", answer: null, partialAnswer: null, error: { code: "context-overflow" } });
+  });
+
+  it("mid-run: the tool results found so far are the partial answer", async () => {
+    const probe = scriptedModel([]);
+    await runAgent({ model: probe, tools: weatherTools, task: WEATHER_TASK, profile: "none" });
+    const firstPrompt = probe.requests[0]!.prompt.length;
+    const model = scriptedModel([call("CityWeather", { city: "Paris" }), call("CityWeather", { city: "London" }), call("CityWeather", { city: "Tokyo" })], { contextSize: firstPrompt + 1024 + 250 });
+    const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "none" });
+    expect(result.reason).toBe("context-overflow");
+    expect(result.turns.length).toBeGreaterThanOrEqual(1);
+    expect(result.partialAnswer).toContain('CityWeather({"city":"Paris"})');
+    for (const request of model.requests) expect(request.prompt.length + request.maxTokens).toBeLessThanOrEqual(firstPrompt + 1024 + 250);
+  });
+
+  it("a judgement that does not fit ends the run the same way", async () => {
+    const model = scriptedModel([], { contextSize: 300, judgements: [{ needs_current_information: true }] });
+    const result = await runAgent({ model, tools: weatherTools, task: "Weather in Paris right now?", requireTool: "auto", profile: "sub1b" });
+    expect(result).toMatchObject({ reason: "context-overflow", judgements: [] });
+  });
+});
+
+describe("typed events", () => {
+  it("pairs every tool-start with a tool-end, an aborted tool's included; a refused call emits neither", async () => {
+    const controller = new AbortController();
+    const stuck = defineTool({ name: "Stuck", description: "", params: Type.Object({}), run: () => (setTimeout(() => controller.abort(), 20), new Promise(() => {})) });
+    const events: RunEvent[] = [];
+    const model = scriptedModel([call("CityWeather", { city: "Paris" }), call("CityWeather", { city: "Paris" }), call("Stuck", {})]);
+    const result = await runAgent({ model, tools: [weatherTools[0], stuck], task: WEATHER_TASK, profile: "mid", signal: controller.signal, onEvent: (event) => events.push(event) });
+    const kinds = events.filter((event) => event.type === "tool-start" || event.type === "tool-end").map((event) => `${event.type}:${event.type === "tool-start" ? event.name : event.tool.name}`);
+    expect(kinds).toEqual(["tool-start:CityWeather", "tool-end:CityWeather", "tool-start:Stuck", "tool-end:Stuck"]);
+    expect(result.turns[1]).toMatchObject({ check: "repeat", tool: { failure: { code: "refused" } } });
+    // The turn of the aborted tool records the call that was running.
+    expect(result).toMatchObject({ status: "aborted", reason: "aborted" });
+    expect(result.turns[2]!.tool).toMatchObject({ name: "Stuck", ok: false, failure: { code: "aborted" } });
+  });
+
+  it("gives a model failure a code from the closed set, never a bare 'error'", async () => {
+    const broken = { ...scriptedModel([]), openSession: async () => ({ generate: () => Promise.reject(new Error("Eval has failed")), close: () => {} }) };
+    const result = await runAgent({ model: broken, tools: weatherTools, task: "t" });
+    expect(result).toMatchObject({ status: "failed", reason: "model-error", error: { code: "generation-failed", message: "Eval has failed" } });
+  });
+});

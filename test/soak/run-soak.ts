@@ -1,0 +1,58 @@
+/**
+ * npm run soak [-- --runs 1000 --seed 1 --grammar-cases 10000]
+ *
+ * The adversarial soak (see soak.ts), then the grammar ≡ ajv property at
+ * full size. Prints a table; exits 1 on any violation, crash or unhandled
+ * rejection, 0 otherwise.
+ */
+import { parseArgs } from "node:util";
+import { getLlama } from "node-llama-cpp";
+import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../helpers/fixture.js";
+import { assertGrammarAgreesWithAjv } from "../helpers/grammar-ajv-property.js";
+import { soak, VIOLATIONS } from "./soak.js";
+
+const { values } = parseArgs({ options: { runs: { type: "string", default: "1000" }, seed: { type: "string", default: "1" }, "grammar-cases": { type: "string", default: "10000" } } });
+let unhandled = 0;
+process.on("unhandledRejection", (reason) => {
+  unhandled++;
+  console.error("unhandled rejection:", reason);
+});
+
+const llama = await getLlama({ gpu: false, build: "never" });
+const report = await soak({
+  runs: Number(values.runs),
+  seed: Number(values.seed),
+  llama,
+  fixture: hasLlama2Fixture ? LLAMA2_FIXTURE : null,
+  onProgress: (line) => process.stderr.write(`\r${line}   `),
+});
+process.stderr.write("\n");
+
+const grammarStarted = performance.now();
+let grammarFailure: string | null = null;
+try {
+  await assertGrammarAgreesWithAjv(Number(values["grammar-cases"]), Number(values.seed));
+} catch (error) {
+  grammarFailure = error instanceof Error ? error.message : String(error);
+}
+const grammarSeconds = (performance.now() - grammarStarted) / 1000;
+
+const rows: Array<[string, string | number]> = [
+  ["runs", report.runs],
+  ["model handles (tiny seeds and the Llama-2 fixture)", report.handles],
+  ["runs that had company on their handle", report.concurrentRuns],
+  ["runs aborted at a random time", report.aborted],
+  ["concurrent runs compared with their sequential twin", report.twinsCompared],
+  ["seconds", (report.ms / 1000).toFixed(0)],
+  ...Object.entries(report.reasons).map(([reason, count]) => [`ended ${reason}`, count] as [string, number]),
+  ...VIOLATIONS.map((kind) => [`violation: ${kind}`, report.violations[kind].length] as [string, number]),
+  ["unhandled rejections", unhandled],
+  [`grammar ≡ ajv cases (${values["grammar-cases"]}), seconds`, grammarSeconds.toFixed(0)],
+  ["grammar ≡ ajv failures", grammarFailure ? 1 : 0],
+];
+console.log("| measure | value |\n| --- | --- |");
+for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);
+for (const kind of VIOLATIONS) for (const detail of report.violations[kind].slice(0, 5)) console.log(`${kind}: ${detail}`);
+if (grammarFailure) console.log(grammarFailure);
+const failed = VIOLATIONS.some((kind) => report.violations[kind].length > 0) || unhandled > 0 || grammarFailure !== null;
+process.exit(failed ? 1 : 0);
