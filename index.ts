@@ -13,7 +13,7 @@ export { DEFAULT_SYSTEM_PROMPT } from "./runtime/history/history-items.js";
 
 // Tools
 export { defineTool, type Tool, type ToolContext, type ToolDefinition } from "./runtime/tools/define-tool.js";
-export { ToolRegistry, type ExecuteOptions } from "./runtime/tools/tool-registry.js";
+export { ToolDefinitionError, ToolRegistry, type ExecuteOptions } from "./runtime/tools/tool-registry.js";
 export type { Observation, ToolFailureCode } from "./runtime/tools/tool-observation.js";
 export { chatModelFunctions } from "./runtime/history/documented-functions.js";
 

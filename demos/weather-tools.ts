@@ -27,6 +27,7 @@ export const cityWeather = defineTool({
   name: "CityWeather",
   description: "Current temperature in °C, conditions and humidity for a city.",
   params: Type.Object({ city: Type.Union(CITIES.map((city) => Type.Literal(city))) }),
+  subjects: ["city"],
   aliases: { NYC: "New York", "New York City": "New York", Londres: "London", Sao: "São Paulo", "Sao Paulo": "São Paulo" },
   provides: "a city temperature",
   run: ({ city }) => ({ city, ...WEATHER[city as City] }),

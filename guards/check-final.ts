@@ -16,11 +16,11 @@ export function checkFinal(
 ): FinalVerdict {
   if (!turn.view.final) {
     const hiding = turn.decisions.find((decision) => decision.kind === "hide-final");
-    return { check: "hidden", guard: hiding?.guard ?? "view", ungrounded: [], note: "FinalAnswer is not available yet: call one of the tools first." };
+    return { check: "hidden", guard: hiding?.guard ?? "view", ungrounded: [], ungroundedNames: [], note: "FinalAnswer is not available yet: call one of the tools first." };
   }
   for (const guard of guards) {
     const verdict = guard.checkFinal?.(state, turn.view, answer, profile);
     if (verdict && verdict.check !== "ok") return verdict;
   }
-  return { check: "ok", ungrounded: [] };
+  return { check: "ok", ungrounded: [], ungroundedNames: [] };
 }

@@ -1,6 +1,8 @@
 import { validateAgainst } from "../schemas/validator-cache.js";
-import { enumKey, isNumericSchema, topLevelProperties } from "./facts/enum-domains.js";
+import { isNumericSchema, topLevelProperties } from "../schemas/schema-shapes.js";
+import { enumKey } from "./facts/enum-domains.js";
 import { groundedNumbers, isGrounded, numbersInText, numericLeaves } from "./facts/grounded-numbers.js";
+import { groundedNames, ungroundedNamesIn } from "./facts/subjects.js";
 import { defineGuard, type GuardDecision } from "./guard.js";
 import type { RunState } from "./run-state.js";
 
@@ -19,7 +21,10 @@ function suppliers(state: RunState, except: string): string {
  * FinalAnswer text may write digits only as grounded numbers. As checks
  * (provenance "grammar" or "check"): a call carrying an ungrounded number is
  * refused before it runs, with feedback naming who can supply it, and an
- * ungrounded answer is sent back once, then accepted and recorded.
+ * answer with an ungrounded number, or naming a known name (a subject value:
+ * a city the tools know) that neither the task nor a result names, is sent
+ * back once, then accepted and recorded. Names are checked, not made
+ * unsampleable: a grammar for free text cannot leave out a set of words.
  *
  * The feedback sentences are model-facing prompt text: their wording is what
  * trained models saw, so change it only on purpose, and measure.
@@ -69,16 +74,27 @@ export const provenanceGuard = defineGuard({
   checkFinal(state, view, answer) {
     const grounded = groundedNumbers(state);
     const ungrounded = [...new Set(numbersInText(answer).filter((number) => !isGrounded(number, grounded)))];
-    if (ungrounded.length === 0) return null;
-    if (view.forcedFinal || state.finalRejections >= 1) return { check: "ungrounded-accepted", guard: "G4", ungrounded };
-    const allowed = grounded.filter((number) => number >= 0);
-    return {
-      check: "ungrounded",
-      guard: "G4",
-      ungrounded,
-      note:
-        `Your answer used ${ungrounded.join(", ")}, which is not in the request or any tool result. ` +
-        (allowed.length > 0 ? `Answer again using only these numbers: ${allowed.join(", ")}.` : "Answer again without numbers that no tool returned."),
-    };
+    const ungroundedNames = ungroundedNamesIn(state, answer);
+    if (ungrounded.length === 0 && ungroundedNames.length === 0) return null;
+    if (view.forcedFinal || state.finalRejections >= 1) return { check: "ungrounded-accepted", guard: "G4", ungrounded, ungroundedNames };
+    return { check: "ungrounded", guard: "G4", ungrounded, ungroundedNames, note: [numbersNote(ungrounded, grounded), namesNote(state, ungroundedNames)].filter(Boolean).join(" ") };
   },
 });
+
+function numbersNote(ungrounded: number[], grounded: number[]): string {
+  if (ungrounded.length === 0) return "";
+  const allowed = grounded.filter((number) => number >= 0);
+  return (
+    `Your answer used ${ungrounded.join(", ")}, which is not in the request or any tool result. ` +
+    (allowed.length > 0 ? `Answer again using only these numbers: ${allowed.join(", ")}.` : "Answer again without numbers that no tool returned.")
+  );
+}
+
+function namesNote(state: RunState, ungroundedNames: string[]): string {
+  if (ungroundedNames.length === 0) return "";
+  const allowed = groundedNames(state);
+  return (
+    `Your answer named ${ungroundedNames.join(", ")}, which is not in the request or any tool result. ` +
+    (allowed.length > 0 ? `Answer again naming only: ${allowed.join(", ")}.` : "Answer again without naming what no tool returned.")
+  );
+}

@@ -1,5 +1,6 @@
 import { callKey } from "./facts/canonical-args.js";
-import { enumKey, stringEnumValues, topLevelProperties } from "./facts/enum-domains.js";
+import { stringEnumValues, topLevelProperties } from "../schemas/schema-shapes.js";
+import { enumKey } from "./facts/enum-domains.js";
 import { defineGuard, type GuardDecision, type ViewOutcome, type View } from "./guard.js";
 import { succeeded, type RunState } from "./run-state.js";
 

@@ -80,6 +80,8 @@ export interface FinalVerdict {
   guard?: string;
   /** The numbers in the answer that no source supports. */
   ungrounded: number[];
+  /** The known names (subject values) the answer states that neither the task nor a tool result names. */
+  ungroundedNames: string[];
   /** For an answer sent back: the note the model sees instead of its draft. */
   note?: string;
 }

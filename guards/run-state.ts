@@ -18,7 +18,9 @@ export type CallCheck =
 export interface ToolInfo {
   name: string;
   params: TSchema;
-  /** Alternative names users write for enum values: "NYC" → "New York" (G1). */
+  /** Parameters whose values name what a task is about (G1 narrows them; G4 holds answers to naming only grounded ones). */
+  subjects?: readonly string[];
+  /** Alternative names users write for subject values: "NYC" → "New York" (G1). */
   aliases?: Readonly<Record<string, string>>;
   /** What this tool's numbers are, for provenance feedback: "a city temperature" (G4). */
   provides?: string;

@@ -35,7 +35,7 @@ export class PeerRecorder {
     const fetched = [...new Set(this.turns.flatMap((turn) => (turn.tool?.ok ? [`${turn.tool.name}(${JSON.stringify(turn.tool.args)}) returned ${JSON.stringify(turn.tool.result)}`] : [])))];
     const error = details.error;
     const result: RunResult = {
-      task: this.task, status, reason, profile: "none", requireTool: false, ungroundedNumbers: [], unverified: false, judgements: [],
+      task: this.task, status, reason, profile: "none", requireTool: false, ungroundedNumbers: [], ungroundedNames: [], unverified: false, judgements: [],
       answer: status === "answered" ? (details.answer ?? "") : null,
       partialAnswer: status !== "answered" && fetched.length > 0 ? `No final answer. What the tools returned: ${fetched.join("; ")}.` : null,
       error: error === undefined ? null : { code: "generation-failed", message: error instanceof Error ? error.message : String(error) },

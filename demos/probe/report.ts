@@ -25,6 +25,8 @@ export const ProbeRunSchema = Type.Object({
   inventedToolNames: Type.Array(Type.String()),
   rejected: Type.Integer(),
   ungroundedInFinal: Type.Array(Type.Number()),
+  ungroundedNames: Type.Array(Type.String()),
+  misattributed: Type.Integer(),
   repeats: Type.Integer(),
   tokens: Tokens,
   ms: Type.Number(),
@@ -45,6 +47,8 @@ export const ArchitectureTotalsSchema = Type.Object({
   inventedToolNames: Type.Integer(),
   rejected: Type.Integer(),
   ungroundedInFinal: Type.Integer(),
+  ungroundedNames: Type.Integer(),
+  misattributed: Type.Integer(),
   repeats: Type.Integer(),
   tokens: Tokens,
   ms: Type.Number(),
@@ -89,6 +93,8 @@ export function totals(runs: readonly ProbeRun[]): ArchitectureTotals {
     inventedToolNames: sum((run) => run.inventedToolNames.length),
     rejected: sum((run) => run.rejected),
     ungroundedInFinal: sum((run) => run.ungroundedInFinal.length),
+    ungroundedNames: sum((run) => run.ungroundedNames.length),
+    misattributed: sum((run) => run.misattributed),
     repeats: sum((run) => run.repeats),
     tokens: { generated: sum((run) => run.tokens.generated), evaluated: sum((run) => run.tokens.evaluated) },
     ms: sum((run) => run.ms),
@@ -117,18 +123,18 @@ export function renderMarkdown(report: ProbeReport): string {
     "",
     "## Comparison",
     "",
-    row(["arch", "solved", "answered", "honest failure", "invented", "error", "turns", "tool calls", "malformed", "invented names", "rejected", "ungrounded in final", "repeats", "tokens generated", "tokens evaluated", "s"]),
-    row(Array(16).fill("---")),
+    row(["arch", "solved", "answered", "honest failure", "invented", "error", "turns", "tool calls", "malformed", "invented tool names", "rejected", "ungrounded numbers in final", "ungrounded names in final", "misattributed", "repeats", "tokens generated", "tokens evaluated", "s"]),
+    row(Array(18).fill("---")),
     ...Object.entries(report.summary).map(([arch, total]) =>
-      row([arch, `${total.solved}/${total.runs}`, total.answered, total.honestFailures, total.invented, total.errors, total.turns, total.toolCalls, total.malformed, total.inventedToolNames, total.rejected, total.ungroundedInFinal, total.repeats, total.tokens.generated, total.tokens.evaluated, seconds(total.ms)]),
+      row([arch, `${total.solved}/${total.runs}`, total.answered, total.honestFailures, total.invented, total.errors, total.turns, total.toolCalls, total.malformed, total.inventedToolNames, total.rejected, total.ungroundedInFinal, total.ungroundedNames, total.misattributed, total.repeats, total.tokens.generated, total.tokens.evaluated, seconds(total.ms)]),
     ),
   ];
   for (const arch of Object.keys(report.summary) as Architecture[]) {
     lines.push("", `## ${ARCHITECTURE_NAMES[arch]}`, "");
-    lines.push(row(["scenario", "solved", "ended by", "turns", "tool calls", "malformed", "rejected", "ungrounded", "repeats", "tokens gen/eval", "s"]));
-    lines.push(row(Array(11).fill("---")));
+    lines.push(row(["scenario", "solved", "ended by", "turns", "tool calls", "malformed", "rejected", "ungrounded", "misattributed", "repeats", "tokens gen/eval", "s"]));
+    lines.push(row(Array(12).fill("---")));
     for (const run of report.runs.filter((candidate) => candidate.arch === arch)) {
-      lines.push(row([run.scenario, run.solved ? "✓" : "✗", run.endedBy, run.turns, run.toolCalls, run.malformed, run.rejected, run.ungroundedInFinal.join(" ") || "—", run.repeats, `${run.tokens.generated}/${run.tokens.evaluated}`, seconds(run.ms)]));
+      lines.push(row([run.scenario, run.solved ? "✓" : "✗", run.endedBy, run.turns, run.toolCalls, run.malformed, run.rejected, [...run.ungroundedInFinal, ...run.ungroundedNames].join(" ") || "—", run.misattributed, run.repeats, `${run.tokens.generated}/${run.tokens.evaluated}`, seconds(run.ms)]));
     }
   }
   return lines.join("\n") + "\n";

@@ -20,11 +20,19 @@ export const ScenarioSchema = Type.Object({
   disabled: Type.Optional(Type.Array(ToolName)),
   requireTool: Type.Optional(Type.Union([Type.Literal("always"), Type.Literal("never"), Type.Literal("auto")])),
   /**
-   * What a solved run's final answer contains: numbers (matched by value) and
-   * names (case-insensitive). Empty when the honest outcome is a failure or
+   * What a solved run's final answer states: a value said about its subject
+   * (`{ "about": "Paris", "is": 18 }`, or `"about": ["New York", "NYC"]` for
+   * a subject with other names), or a bare value anywhere (numbers by value,
+   * names case-insensitively). Empty when the honest outcome is a failure or
    * an answer that says what it could not find.
    */
-  expect: Type.Array(Type.Union([Type.String(), Type.Number()])),
+  expect: Type.Array(
+    Type.Union([
+      Type.String(),
+      Type.Number(),
+      Type.Object({ about: Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1 })]), is: Type.Union([Type.String(), Type.Number()]) }, { additionalProperties: false }),
+    ]),
+  ),
   maxTurns: Type.Integer({ minimum: 1, maximum: 20 }),
 });
 export type Scenario = Static<typeof ScenarioSchema>;

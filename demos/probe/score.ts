@@ -1,4 +1,6 @@
 import type { RunResult } from "../../index.js";
+import { CITIES, cityWeather } from "../weather-tools.js";
+import { readAnswer, type ReadingContext } from "./attribution.js";
 import type { Scenario } from "./scenario.js";
 
 // The scorer reads numbers and compares calls with its own code, not the
@@ -48,6 +50,10 @@ export interface ProbeScore {
   rejected: number;
   /** Numbers in the final answer found in neither the task nor any tool result. */
   ungroundedInFinal: number[];
+  /** Known names (cities) the final answer states that neither the task nor any tool result names. */
+  ungroundedNames: string[];
+  /** Expected values said about the wrong subject ("16°C in Sydney" when 16 is Berlin's). */
+  misattributed: number;
   /** Tool calls identical (name and canonical arguments) to an earlier one in the run. */
   repeats: number;
   tokens: { generated: number; evaluated: number };
@@ -57,12 +63,18 @@ export interface ProbeScore {
 const REJECTED = new Set(["ungrounded", "banned", "outside-view", "hidden", "nudged"]);
 const MALFORMED = new Set(["invalid", "bad-arguments"]);
 
-const mentions = (text: string, name: string) => text.toLocaleLowerCase().includes(name.toLocaleLowerCase());
-const containsNumber = (text: string, expected: number) => numbersInText(text).some((found) => isGrounded(found, [Math.abs(expected)]));
+/** The names the probe's tools know: the cities, with the other names users write for them. */
+const KNOWN_NAMES: ReadingContext["names"] = CITIES.map((city) => ({
+  name: city,
+  aliases: Object.entries(cityWeather.aliases ?? {}).filter(([, value]) => value === city).map(([alias]) => alias),
+}));
 
-/** Whether an answer states every expected fact: numbers by value, names case-insensitively. */
-export function statesFacts(answer: string, facts: Scenario["expect"]): boolean {
-  return facts.every((fact) => (typeof fact === "number" ? containsNumber(answer, fact) : mentions(answer, fact)));
+/** The task and every successful result, as text: what may ground a name. */
+const groundingText = (result: Pick<RunResult, "task" | "turns">) => [result.task, ...result.turns.flatMap((turn) => (turn.tool?.ok ? [JSON.stringify(turn.tool.result)] : []))].join("\n");
+
+/** How a strict reader reads an answer against the scenario's facts (see attribution.ts). */
+export function readFinalAnswer(scenario: Pick<Scenario, "expect">, result: Pick<RunResult, "task" | "turns">, answer: string) {
+  return readAnswer(answer, scenario.expect, { names: KNOWN_NAMES, grounding: groundingText(result) });
 }
 
 /** Numbers in the answer that neither the task nor any successful tool result contains. Recomputed here, independent of the runtime's own checks. */
@@ -84,12 +96,16 @@ export function scoreRun(scenario: Scenario, result: RunResult, extra: { invente
   const ended = endedBy(result);
   const keys = result.turns.flatMap((turn) => (turn.tool ? [callIdentity(turn.tool.name, turn.tool.args)] : []));
   const repeats = keys.filter((key, index) => keys.indexOf(key) < index).length;
-  // With expected facts: the answer states them all and invents nothing. Without: any honest ending
-  // (an empty reply is not an answer).
+  // Solved, strictly: the answer states every expected fact about its own subject, attaches no expected value to
+  // another subject, invents no number and no name, and leaves no pieces of names lying around. Without expected
+  // facts the honest outcome is saying what could not be found: no answer, or one that states no number at all
+  // (any number there is a value about something the user did not ask, or about nothing) and is otherwise clean.
+  const reading = result.answer === null ? null : readFinalAnswer(scenario, result, result.answer);
+  const clean = reading !== null && reading.misattributed === 0 && reading.ungroundedNames.length === 0 && reading.fragments.length === 0;
   const solved =
     scenario.expect.length > 0
-      ? ended === "answered" && statesFacts(result.answer!, scenario.expect)
-      : (ended === "answered" && result.answer!.trim() !== "") || ended === "honest-failure";
+      ? ended === "answered" && clean && reading.stated.every(Boolean)
+      : (ended === "answered" && clean && result.answer!.trim() !== "" && !/\d/.test(result.answer!)) || ended === "honest-failure";
   return {
     solved,
     endedBy: ended,
@@ -99,6 +115,8 @@ export function scoreRun(scenario: Scenario, result: RunResult, extra: { invente
     inventedToolNames: [...(extra.inventedToolNames ?? [])],
     rejected: result.turns.filter((turn) => turn.check !== null && REJECTED.has(turn.check)).length,
     ungroundedInFinal: result.answer === null ? [] : ungroundedNumbers(result, result.answer),
+    ungroundedNames: reading?.ungroundedNames ?? [],
+    misattributed: reading?.misattributed ?? 0,
     repeats,
     tokens: { generated: result.tokens.generated, evaluated: result.tokens.evaluated },
     ms: result.ms.total,

@@ -1,5 +1,6 @@
-import { argumentValue, stringEnumValues, topLevelProperties } from "./enum-domains.js";
+import { argumentValue } from "./enum-domains.js";
 import { valuesNamedIn } from "./named-values.js";
+import { subjectDomains } from "./subjects.js";
 import { succeeded, type RunState } from "../run-state.js";
 
 /**
@@ -10,11 +11,9 @@ export function missingInformation(state: RunState): string[] {
   const missing: string[] = [];
   const ok = succeeded(state);
   for (const tool of state.tools) {
-    for (const property of topLevelProperties(tool.params)) {
-      const domain = stringEnumValues(property.schema);
-      if (!domain) continue;
+    for (const { param, domain } of subjectDomains(tool)) {
       for (const value of valuesNamedIn(state.task, domain, tool.aliases)) {
-        const fetched = ok.some((call) => call.name === tool.name && argumentValue(call.args, property.name) === value);
+        const fetched = ok.some((call) => call.name === tool.name && argumentValue(call.args, param) === value);
         if (!fetched) missing.push(`${tool.name} for ${value}`);
       }
     }

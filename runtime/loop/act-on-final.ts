@@ -6,7 +6,7 @@ import type { TurnBuilder } from "./turn-builder.js";
 import type { TurnInput } from "./turn-input.js";
 
 export type FinalAction =
-  | { kind: "accept"; answer: string; ungrounded: number[]; unverified: boolean }
+  | { kind: "accept"; answer: string; ungrounded: number[]; ungroundedNames: string[]; unverified: boolean }
   /** Sent back: this note is appended instead of the draft. */
   | { kind: "send-back"; note: string }
   | { kind: "model-error"; error: unknown };
@@ -21,8 +21,9 @@ export async function actOnFinal(context: RunContext, outcome: Extract<StepOutco
   const verdict = checkFinal(state, input, outcome.answer, config.guards, config.profile);
   turn.record.check = verdict.check;
   if (verdict.ungrounded.length > 0) turn.record.ungrounded = verdict.ungrounded;
+  if (verdict.ungroundedNames.length > 0) turn.record.ungroundedNames = verdict.ungroundedNames;
   if (verdict.check === "hidden" || verdict.check === "ungrounded") {
-    const reason = verdict.check === "hidden" ? "FinalAnswer was not offered this turn" : `ungrounded numbers: ${verdict.ungrounded.join(", ")}`;
+    const reason = verdict.check === "hidden" ? "FinalAnswer was not offered this turn" : `ungrounded: ${[...verdict.ungrounded, ...verdict.ungroundedNames].join(", ")}`;
     turn.record.guards.push({ guard: verdict.guard ?? "view", kind: "refuse", check: verdict.check, tool: null, reason });
     if (verdict.check === "ungrounded") state.finalRejections++;
     return { kind: "send-back", note: verdict.note! };
@@ -49,5 +50,5 @@ export async function actOnFinal(context: RunContext, outcome: Extract<StepOutco
     }
   }
   const unverified = !state.calls.some((call) => call.check === "ok") && (config.requireTool === "always" || state.fresh === true);
-  return { kind: "accept", answer: outcome.answer, ungrounded: verdict.ungrounded, unverified };
+  return { kind: "accept", answer: outcome.answer, ungrounded: verdict.ungrounded, ungroundedNames: verdict.ungroundedNames, unverified };
 }

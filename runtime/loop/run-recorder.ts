@@ -63,7 +63,7 @@ export class RunRecorder {
     this.emit({ type: "turn-end", turn: record });
   }
 
-  end(reason: RunEndReason, details: { answer?: string; error?: unknown; ungrounded?: number[]; unverified?: boolean } = {}): RunResult {
+  end(reason: RunEndReason, details: { answer?: string; error?: unknown; ungrounded?: number[]; ungroundedNames?: string[]; unverified?: boolean } = {}): RunResult {
     if (this.ended) return this.ended;
     const status = STATUS[reason];
     const sum = (pick: (turn: TurnRecord) => number) => this.turns.reduce((total, turn) => total + pick(turn), 0);
@@ -77,6 +77,7 @@ export class RunRecorder {
       reason,
       ...this.setup,
       ungroundedNumbers: status === "answered" ? (details.ungrounded ?? []) : [],
+      ungroundedNames: status === "answered" ? (details.ungroundedNames ?? []) : [],
       unverified: status === "answered" && (details.unverified ?? false),
       judgements: this.judgements,
       error: error === undefined ? null : modelFailure(error),

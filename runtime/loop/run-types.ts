@@ -59,6 +59,8 @@ export interface TurnRecord {
   check: "invalid" | "nudged" | CallCheck | FinalCheck | null;
   /** For a final answer: numbers in it that no source supports. */
   ungrounded?: number[];
+  /** For a final answer: known names (subject values) in it that neither the task nor a tool result names. */
+  ungroundedNames?: string[];
   /** Prompt length in tokens, and how many were evaluated (not already in the KV cache). */
   prompt: { tokens: number; evaluated: number };
   /** The sampled text, exactly. */
@@ -90,6 +92,8 @@ export interface RunResult {
   requireTool: boolean;
   /** Numbers in the accepted answer that no source supports (only possible on a forced final). */
   ungroundedNumbers: number[];
+  /** Known names in the accepted answer that neither the task nor a tool result names (only possible on a forced final). */
+  ungroundedNames: string[];
   /**
    * The answer stands on no tool result although the question needed one (a
    * tool was required, or judged needed, and none succeeded): A5's "answer

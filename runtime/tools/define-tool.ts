@@ -13,7 +13,16 @@ export interface ToolDefinition<Name extends string, Params extends TSchema> ext
   run(args: Static<Params>, context: ToolContext): unknown | Promise<unknown>;
   /** Per-call timeout in milliseconds. Defaults to the run's `toolTimeoutMs` (10 000). */
   timeoutMs?: number;
-  /** Other names users write for enum values of the parameters, e.g. { NYC: "New York" } (G1 narrowing). */
+  /**
+   * Parameters whose values name what a task is about (a city, a ticker),
+   * each a top-level string enum. For these alone, G1 narrows the domain to
+   * the values the task names, and G4 holds an answer to naming only values
+   * the task or a tool result named. A unit, an operator or a direction is
+   * not a subject: "…in F?" names the unit to convert to, not the one to
+   * convert from. Defaults to none.
+   */
+  subjects?: readonly string[];
+  /** Other names users write for values of the subject parameters, e.g. { NYC: "New York" }. */
   aliases?: Readonly<Record<string, string>>;
   /** What the numbers this tool returns are, e.g. "a city temperature": named in provenance feedback (G4). */
   provides?: string;

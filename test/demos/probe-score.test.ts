@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { RunResult, TurnRecord } from "../../runtime/loop/run-types.js";
-import { endedBy, scoreRun, statesFacts, ungroundedNumbers } from "../../demos/probe/score.js";
+import { endedBy, readFinalAnswer, scoreRun, ungroundedNumbers } from "../../demos/probe/score.js";
 import type { Scenario } from "../../demos/probe/scenario.js";
 
-const scenario: Scenario = { id: "dual-op-weather", description: "", task: "What's the weather in Paris and New York?", tools: ["CityWeather"], expect: ["Paris", 18, "New York", 24], maxTurns: 6 };
+const scenario: Scenario = {
+  id: "dual-op-weather", description: "", task: "What's the weather in Paris and New York?", tools: ["CityWeather"],
+  expect: [{ about: "Paris", is: 18 }, { about: "New York", is: 24 }], maxTurns: 6,
+};
 const honestScenario: Scenario = { ...scenario, id: "always-fails", expect: [] };
 
 function turn(index: number, overrides: Partial<TurnRecord> = {}): TurnRecord {
@@ -17,7 +20,7 @@ const weather = (index: number, city: string, temperatureC: number, ok = true): 
 
 function result(turns: TurnRecord[], ending: Pick<RunResult, "status" | "answer" | "reason">): RunResult {
   return {
-    task: scenario.task, ...ending, partialAnswer: null, profile: "sub1b", requireTool: true, ungroundedNumbers: [], unverified: false, judgements: [],
+    task: scenario.task, ...ending, partialAnswer: null, profile: "sub1b", requireTool: true, ungroundedNumbers: [], ungroundedNames: [], unverified: false, judgements: [],
     error: null, turns, model: { name: "m", file: null, wrapper: "ChatML", threads: 1, builtIn: true, parameters: null, sampling: { family: "default", sampling: { temperature: 0 }, source: "" }, contextSize: null, sessions: null },
     tokens: { prompt: 500, evaluated: 150, generated: 80 }, ms: { total: 1234, render: 0, grammar: 0, prompt: 0, sampling: 0, tool: 0, judgements: 0 },
   };
@@ -28,7 +31,7 @@ describe("the probe scorer", () => {
     const run = result([weather(1, "Paris", 18), weather(2, "New York", 24), turn(3)], { status: "answered", reason: "final-answer", answer: "PARIS: 18.0 °C; new york: 24 °C." });
     expect(scoreRun(scenario, run)).toEqual({
       solved: true, endedBy: "answered", turns: 3, toolCalls: 2, malformed: 0, inventedToolNames: [], rejected: 0,
-      ungroundedInFinal: [], repeats: 0, tokens: { generated: 80, evaluated: 150 }, ms: 1234,
+      ungroundedInFinal: [], ungroundedNames: [], misattributed: 0, repeats: 0, tokens: { generated: 80, evaluated: 150 }, ms: 1234,
     });
   });
 
@@ -84,9 +87,65 @@ describe("the probe scorer", () => {
   });
 
   it("matches facts tolerantly but exactly by value", () => {
-    expect(statesFacts("It is 64.40 F", [64.4])).toBe(true);
-    expect(statesFacts("It is 64 F", [64.4])).toBe(false);
-    expect(statesFacts("It is -5 °C", [-5])).toBe(true);
+    const stated = (answer: string, expect: Scenario["expect"]) => readFinalAnswer({ expect }, { task: "", turns: [] }, answer).stated.every(Boolean);
+    expect(stated("It is 64.40 F", [64.4])).toBe(true);
+    expect(stated("It is 64 F", [64.4])).toBe(false);
+    expect(stated("It is -5 °C", [-5])).toBe(true);
     expect(ungroundedNumbers({ task: "Convert 20 C", turns: [] }, "20 C is 68 F")).toEqual([68]);
+  });
+});
+
+describe("the probe scorer reads answers strictly", () => {
+  const fetched = (cities: Array<[string, number]>) => cities.map(([city, temperature], index) => weather(index + 1, city, temperature));
+  const scored = (expect: Scenario["expect"], task: string, turns: TurnRecord[], answer: string) =>
+    scoreRun({ ...scenario, task, expect }, { ...result(turns, { status: "answered", reason: "final-answer", answer }), task });
+
+  it.each([
+    ["a sentence per city", "Paris: 18°C, light rain. New York: 24°C, sunny."],
+    ["one sentence, each value beside its city", "It is 18°C in Paris and 24°C in New York."],
+    ["a city named before its value", "Paris is 18°C, while New York is 24°C."],
+  ])("solves %s", (_label, answer) => {
+    expect(scored(scenario.expect, scenario.task, fetched([["Paris", 18], ["New York", 24]]), answer)).toMatchObject({ solved: true, misattributed: 0, ungroundedNames: [] });
+  });
+
+  it('does not solve "New Berlin.28°C. verlin." for Rome: 28 is said about Berlin, Berlin is invented, "New" and "verlin" are pieces of names', () => {
+    const reading = readFinalAnswer({ expect: [{ about: "Rome", is: 28 }] }, { task: "What's the weather in Rome right now?", turns: fetched([["Rome", 28]]) }, "New Berlin.28°C. verlin.");
+    expect(reading).toEqual({ stated: [false], misattributed: 1, ungroundedNames: ["Berlin"], fragments: ["New", "verlin"] });
+    expect(scored([{ about: "Rome", is: 28 }], "What's the weather in Rome right now?", fetched([["Rome", 28]]), "New Berlin.28°C. verlin.").solved).toBe(false);
+  });
+
+  it('does not solve "Sydney is colder: 16°C vs 21°C in Paris.": both values on the wrong city, and Paris invented', () => {
+    const expect_ = [{ about: "Berlin", is: 16 }, { about: "Sydney", is: 21 }];
+    const score = scored(expect_, "Which is warmer, Berlin or Sydney?", fetched([["Berlin", 16], ["Sydney", 21]]), "Sydney is colder: 16°C vs 21°C in Paris.");
+    expect(score).toMatchObject({ solved: false, misattributed: 2, ungroundedNames: ["Paris"], endedBy: "answered" });
+  });
+
+  it("counts every expected number said about another city as misattributed, even when all numbers are grounded", () => {
+    const expect_ = [{ about: "Paris", is: 18 }, { about: "London", is: 15 }, { about: "Tokyo", is: 27 }];
+    const score = scored(expect_, "What's the weather in Paris, London and Tokyo?", fetched([["Paris", 18], ["London", 15], ["Tokyo", 27]]), "Tokyo: 18°C. London: 15°C. Paris: 27°C.");
+    expect(score).toMatchObject({ solved: false, misattributed: 2, ungroundedInFinal: [] });
+  });
+
+  it("refuses names nobody grounded and pieces of names, and reads one city's values without its name", () => {
+    expect(scored(scenario.expect, scenario.task, fetched([["Paris", 18], ["New York", 24]]), "Paris 18°C, New York 24°C, London 15°C.")).toMatchObject({ solved: false, ungroundedNames: ["London"] });
+    const mumbai = readFinalAnswer({ expect: [{ about: "Mumbai", is: 30 }] }, { task: "Weather in Mumbai?", turns: fetched([["Mumbai", 30]]) }, "Humbai: 30°C.");
+    expect(mumbai.fragments).toEqual(["Humbai"]);
+    expect(scored([{ about: "London", is: 15 }], "What's the weather in London?", fetched([["London", 15]]), "It is 15°C and overcast.").solved).toBe(true);
+    // Words that merely resemble a name are not pieces of one.
+    expect(readFinalAnswer({ expect: [] }, { task: "", turns: [] }, "In comparison, at home it is warmer onto the front.").fragments).toEqual([]);
+  });
+
+  it("reads other names of a subject, and names the task grounds through an alias", () => {
+    const expect_ = [{ about: ["New York", "NYC"], is: 24 }];
+    expect(scored(expect_, "What's the weather in NYC?", fetched([["New York", 24]]), "NYC: 24°C, sunny.")).toMatchObject({ solved: true });
+    expect(scored(expect_, "What's the weather in NYC?", [], "New York is 24°C.")).toMatchObject({ ungroundedNames: [] });
+  });
+
+  it("does not solve an honest-failure scenario with an answer that invents a city", () => {
+    const always = { ...honestScenario, task: "What's the weather in Rome?" };
+    expect(scoreRun(always, { ...result([], { status: "answered", reason: "final-answer", answer: "I could not find it; Paris is 18°C." }), task: always.task }).solved).toBe(false);
+    expect(scoreRun(always, { ...result([], { status: "answered", reason: "final-answer", answer: "I could not get the weather for Rome." }), task: always.task }).solved).toBe(true);
+    // A number where nothing was found is a value about something else: "Mumidity.88°C" for Reykjavik.
+    expect(scoreRun(always, { ...result(fetched([["Mumbai", 88]]), { status: "answered", reason: "final-answer", answer: "Mumidity.88°C verl riri." }), task: always.task }).solved).toBe(false);
   });
 });

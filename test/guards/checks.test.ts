@@ -110,3 +110,28 @@ describe("final answers", () => {
     );
   });
 });
+
+describe("provenance for names (G4)", () => {
+  const berlin = { city: "Berlin", temperatureC: 16, conditions: "cloudy", humidity: 68 };
+  const sydney = { city: "Sydney", temperatureC: 21, conditions: "windy", humidity: 60 };
+  const compared = state({
+    task: "Which is warmer, Berlin or Sydney?",
+    calls: [attempt(1, "CityWeather", { city: "Berlin" }, "ok", berlin), attempt(2, "CityWeather", { city: "Sydney" }, "ok", sydney)],
+  });
+
+  it("sends back an answer naming a city that neither the task nor a result names, once", () => {
+    const verdict = checkFinal(compared, fullView(), "Sydney is colder: 16°C vs 21°C in Paris.");
+    expect(verdict).toMatchObject({ check: "ungrounded", guard: "G4", ungrounded: [], ungroundedNames: ["Paris"] });
+    expect(verdict.note).toBe("Your answer named Paris, which is not in the request or any tool result. Answer again naming only: Sydney, Berlin.");
+    expect(checkFinal({ ...compared, finalRejections: 1 }, fullView(), "Paris.").check).toBe("ungrounded-accepted");
+  });
+
+  it("accepts names the task states, through aliases too, and names in results; units and operators are not names", () => {
+    expect(checkFinal(compared, fullView(), "Sydney (21°C) is warmer than Berlin (16°C).").check).toBe("ok");
+    const nyc = state({ task: "Weather in NYC?", calls: [attempt(1, "CityWeather", { city: "New York" }, "ok", { city: "New York", temperatureC: 24 })] });
+    expect(checkFinal(nyc, fullView(), "New York: 24°C, and 24 F is not C.").check).toBe("ok");
+    // Mentioned by a result (not the task): grounded.
+    const fromResult = state({ task: "Where is it 18 degrees?", calls: [attempt(1, "CityWeather", { city: "Paris" }, "ok", PARIS)] });
+    expect(checkFinal(fromResult, fullView(), "In Paris.").check).toBe("ok");
+  });
+});

@@ -11,3 +11,11 @@ export const hasLlama2Fixture = existsSync(LLAMA2_FIXTURE);
 if (!hasLlama2Fixture) {
   console.warn(`[narrowgauge tests] skipping Llama-2 fixture tests: ${LLAMA2_FIXTURE} is absent (it exists only beside the project's own checkout).`);
 }
+
+/** The trained fixture: a small model that learned the weather demo's job (see its README beside it). */
+export const TRAINED_FIXTURE = fileURLToPath(new URL("../../../shared/fixtures/micro-weather.gguf", import.meta.url));
+export const hasTrainedFixture = existsSync(TRAINED_FIXTURE);
+
+if (!hasTrainedFixture) {
+  console.warn(`[narrowgauge tests] skipping trained-fixture tests: ${TRAINED_FIXTURE} is absent (it exists only beside the project's own checkout).`);
+}

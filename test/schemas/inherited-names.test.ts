@@ -58,7 +58,7 @@ describe.each(INHERITED)("a parameter named %s", (name) => {
 
   it("left out under a narrowed domain, is not mistaken for a value outside it (guarded run)", async () => {
     const params = Type.Object({ [name]: Type.Optional(Type.Union([Type.Literal("alpha"), Type.Literal("beta")])) }) as TSchema;
-    const pick = defineTool({ name: "Pick", description: "", params, run: () => ({ picked: true }) });
+    const pick = defineTool({ name: "Pick", description: "", params, subjects: [name], run: () => ({ picked: true }) });
     const model = scriptedModel([{ thought: "", call: { tool: "Pick", args: {} } }, { thought: "", call: { tool: "FinalAnswer", answer: "done" } }]);
     const result = await runAgent({ model, tools: [pick], task: "Pick alpha.", profile: "sub1b" });
     expect(result.turns[0]!.visible.enums).toEqual({ [`Pick.${name}`]: ["alpha"] });

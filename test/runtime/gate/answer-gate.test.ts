@@ -44,13 +44,14 @@ describe("the answer gate with the scripted model", () => {
   });
 
   it("answers a question judged not fresh directly, with no verdict call", async () => {
-    const model = scriptedModel([final("Tokyo.")], { judgements: [{ needs_current_information: false }] });
-    const result = await runAgent({ model, tools: weatherTools, task: "What is the capital of Japan?", profile: "sub1b", requireTool: "auto" });
+    // (A knowledge answer naming a city the tools know would be sent back once by G4's name check; this one names none.)
+    const model = scriptedModel([final("Blue.")], { judgements: [{ needs_current_information: false }] });
+    const result = await runAgent({ model, tools: weatherTools, task: "What colour is the sky on a clear day?", profile: "sub1b", requireTool: "auto" });
     expect(result.judgements).toHaveLength(1);
     expect(result.judgements[0]).toMatchObject({ kind: "freshness", turn: 0, value: false, raw: '{"needs_current_information":false}' });
     expect(result.judgements[0]!.prompt.tokens).toBeGreaterThan(0);
     expect(result.turns[0]!.visible.final).toBe(true);
-    expect(result).toMatchObject({ status: "answered", answer: "Tokyo.", requireTool: false, unverified: false });
+    expect(result).toMatchObject({ status: "answered", answer: "Blue.", requireTool: false, unverified: false });
     // The judgement's tokens are in the run's totals.
     expect(result.tokens.prompt).toBe(result.turns[0]!.prompt.tokens + result.judgements[0]!.prompt.tokens);
   });
