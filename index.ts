@@ -6,8 +6,11 @@
 
 // The agent loop
 export { runAgent } from "./runtime/loop/run-agent.js";
+export { createAgentSession, type AgentSession, type AgentSessionOptions } from "./runtime/loop/agent-session.js";
+export { spyFirstTurn, type FirstTurn } from "./runtime/loop/spy-first-turn.js";
+export type { StepField } from "./runtime/loop/step-text-stream.js";
 export { RUN_DEFAULTS, type RunAgentOptions } from "./runtime/loop/run-config.js";
-export type { ModelFailureCode, RunEndReason, RunEvent, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./runtime/loop/run-types.js";
+export type { AnsweredRun, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord, UnansweredRun } from "./runtime/loop/run-types.js";
 export type { Judgement, Verdict } from "./runtime/gate/judge.js";
 export { DEFAULT_SYSTEM_PROMPT } from "./runtime/history/history-items.js";
 
@@ -37,6 +40,7 @@ export {
   OutputError,
   SchemaViolationError,
   TruncatedOutputError,
+  UnknownToolOutputError,
   UnparseableOutputError,
 } from "./runtime/model/output-errors.js";
 
@@ -51,4 +55,4 @@ export { PROFILES, type GuardProfile, type ProfileName } from "./guards/profiles
 export { BUILT_IN_GUARDS } from "./guards/guard-list.js";
 export { defineGuard, type CallVerdict, type DecisionKind, type FinalVerdict, type Guard, type GuardDecision, type GuardStage, type ProposedCall, type Refusal, type View, type ViewOutcome } from "./guards/guard.js";
 export type { CallAttempt, CallCheck, RunState, ToolInfo } from "./guards/run-state.js";
-export { describeDecision } from "./guards/describe-decision.js";
+export { decisionEffect, describeDecision } from "./guards/describe-decision.js";

@@ -3,4 +3,13 @@
  * returns the outputs you give it, in order, through the same parsing and
  * validation as a real model.
  */
-export { scriptedModel, ScriptExhaustedError, type ScriptedModel, type ScriptedModelOptions, type ScriptedOutput } from "./runtime/model/scripted/scripted-model.js";
+export {
+  scriptedModel,
+  ScriptExhaustedError,
+  ScriptedToolError,
+  type ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedOutput,
+  type ScriptedStep,
+  type TypedScriptOptions,
+} from "./runtime/model/scripted/scripted-model.js";

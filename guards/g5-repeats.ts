@@ -59,7 +59,7 @@ export const repeatGuard = defineGuard({
 
   checkCall(state, call) {
     const key = callKey(call.name, call.args);
-    const earlier = state.calls.find((attempt) => attempt.key === key && attempt.check !== "repeat");
+    const earlier = [...state.earlier.calls, ...state.calls].find((attempt) => attempt.key === key && attempt.check !== "repeat");
     if (!earlier) return null;
     if (earlier.check === "error") return { check: "ok", guard: "G5", repeatOf: earlier.turn };
     return {

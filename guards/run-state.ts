@@ -47,6 +47,13 @@ export interface CallAttempt {
 
 export interface RunState {
   task: string;
+  /**
+   * In a conversation, what came before this task: the earlier tasks, and the
+   * calls that succeeded answering them. They ground numbers and names and
+   * answer repeats from the ledger; the limits (bans, caps, repeats that force
+   * the final) count this task's calls alone. Empty for a single run.
+   */
+  earlier: { tasks: readonly string[]; calls: readonly CallAttempt[] };
   /** The turn about to run, 1-based. */
   turn: number;
   maxTurns: number;
@@ -67,3 +74,9 @@ export interface RunState {
 }
 
 export const succeeded = (state: RunState): CallAttempt[] => state.calls.filter((call) => call.check === "ok");
+
+/** What grounds numbers and names: every task of the conversation, and every call that succeeded in it. */
+export const groundingSources = (state: Pick<RunState, "task" | "calls" | "earlier">): { tasks: string[]; calls: CallAttempt[] } => ({
+  tasks: [...state.earlier.tasks, state.task],
+  calls: [...state.earlier.calls, ...state.calls.filter((call) => call.check === "ok")],
+});

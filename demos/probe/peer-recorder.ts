@@ -34,16 +34,19 @@ export class PeerRecorder {
     const sum = (pick: (turn: TurnRecord) => number) => this.turns.reduce((total, turn) => total + pick(turn), 0);
     const fetched = [...new Set(this.turns.flatMap((turn) => (turn.tool?.ok ? [`${turn.tool.name}(${JSON.stringify(turn.tool.args)}) returned ${JSON.stringify(turn.tool.result)}`] : [])))];
     const error = details.error;
-    const result: RunResult = {
-      task: this.task, status, reason, profile: "none", requireTool: false, ungroundedNumbers: [], ungroundedNames: [], unverified: false, judgements: [],
-      answer: status === "answered" ? (details.answer ?? "") : null,
-      partialAnswer: status !== "answered" && fetched.length > 0 ? `No final answer. What the tools returned: ${fetched.join("; ")}.` : null,
-      error: error === undefined ? null : { code: "generation-failed", message: error instanceof Error ? error.message : String(error) },
-      turns: this.turns,
-      model: this.model,
+    const record = {
+      task: this.task, reason, profile: "none" as const, requireTool: false, judgements: [], turns: this.turns, model: this.model,
       tokens: { prompt: sum((turn) => turn.prompt.tokens), evaluated: sum((turn) => turn.prompt.evaluated), generated: sum((turn) => turn.generatedTokens) },
       ms: { total: performance.now() - this.started, render: 0, grammar: 0, prompt: 0, sampling: sum((turn) => turn.ms.sampling), tool: sum((turn) => turn.ms.tool), judgements: 0 },
     };
+    const result: RunResult =
+      status === "answered"
+        ? { ...record, status, reason: "final-answer", answer: details.answer ?? "", partialAnswer: null, ungroundedNumbers: [], ungroundedNames: [], unverified: false, error: null }
+        : {
+            ...record, status, answer: null, ungroundedNumbers: [], ungroundedNames: [], unverified: false,
+            partialAnswer: fetched.length > 0 ? `No final answer. What the tools returned: ${fetched.join("; ")}.` : null,
+            error: error === undefined ? null : { code: "generation-failed", message: error instanceof Error ? error.message : String(error) },
+          };
     this.emit({ type: "run-end", result });
     return result;
   }

@@ -18,6 +18,8 @@ export interface ProbeOptions {
   /** Overrides the family preset; greedy unless the family documents otherwise. */
   sampling?: ProbeModel["sampling"];
   onProgress?: (line: string) => void;
+  /** Called after each run with how many of the total are done. */
+  onRunDone?: (done: number, total: number) => void;
 }
 
 /** The GGUF's quantisation: its declared file type, or the tensor types when it declares none. */
@@ -82,6 +84,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
       });
       options.onProgress?.(`${position}: ${run.solved ? "solved" : "not solved"}, ${run.endedBy}, ${run.turns} turns`);
       runs.push(run);
+      options.onRunDone?.(runs.length, total);
     }
   }
   return { model, runs, summary: summarise(runs), ms: performance.now() - started };

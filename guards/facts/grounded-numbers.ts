@@ -1,4 +1,4 @@
-import { succeeded, type RunState } from "../run-state.js";
+import { groundingSources, type RunState } from "../run-state.js";
 
 /**
  * Numeric provenance (G4; a call that succeeds is not thereby grounded: a
@@ -31,8 +31,9 @@ export function numericLeaves(value: unknown): number[] {
   return [];
 }
 
-export function groundedNumbers(state: Pick<RunState, "task" | "calls">): number[] {
-  const numbers = [...numbersInText(state.task), ...succeeded(state as RunState).flatMap((call) => numbersInValue(call.evidence))];
+export function groundedNumbers(state: Pick<RunState, "task" | "calls" | "earlier">): number[] {
+  const sources = groundingSources(state);
+  const numbers = [...sources.tasks.flatMap(numbersInText), ...sources.calls.flatMap((call) => numbersInValue(call.evidence))];
   return [...new Set(numbers.flatMap((number) => [number, Math.abs(number)]))].sort((left, right) => left - right);
 }
 

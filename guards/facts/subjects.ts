@@ -1,7 +1,7 @@
 import type { RunState, ToolInfo } from "../run-state.js";
 import { stringEnumValues, topLevelProperties } from "../../schemas/schema-shapes.js";
 import { mentions, valuesNamedIn } from "./named-values.js";
-import { succeeded } from "../run-state.js";
+import { groundingSources } from "../run-state.js";
 
 /** A tool's subject parameters (see `subjects` on defineTool) with their domains. */
 export function subjectDomains(tool: ToolInfo): Array<{ param: string; domain: string[] }> {
@@ -24,8 +24,9 @@ export function knownNames(state: Pick<RunState, "tools">): string[] {
  */
 export function groundedNames(state: RunState): string[] {
   const names = knownNames(state);
-  const fromTask = new Set(state.tools.flatMap((tool) => subjectDomains(tool).flatMap(({ domain }) => valuesNamedIn(state.task, domain, tool.aliases))));
-  const shown = succeeded(state).map((call) => JSON.stringify(call.evidence) ?? "");
+  const sources = groundingSources(state);
+  const fromTask = new Set(state.tools.flatMap((tool) => subjectDomains(tool).flatMap(({ domain }) => sources.tasks.flatMap((task) => valuesNamedIn(task, domain, tool.aliases)))));
+  const shown = sources.calls.map((call) => JSON.stringify(call.evidence) ?? "");
   return names.filter((name) => fromTask.has(name) || shown.some((text) => mentions(text, name)));
 }
 

@@ -1,7 +1,7 @@
 import { FINAL_ANSWER } from "../../schemas/step-schema.js";
 import { validateAgainst, type SchemaIssue } from "../../schemas/validator-cache.js";
 import type { PortGeneration } from "../model/model-port.js";
-import { AbortedOutputError, SchemaViolationError, type OutputError } from "../model/output-errors.js";
+import { AbortedOutputError, SchemaViolationError, UnknownToolOutputError, type OutputError } from "../model/output-errors.js";
 import { parseGeneration } from "../model/parse-generation.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 
@@ -49,6 +49,9 @@ export function interpretStep(generation: PortGeneration, schema: object, regist
       const issues = validateAgainst(tool.params, call!.args);
       if (issues.length > 0) return { kind: "bad-arguments", step: step as ParsedStep, name: tool.name, args: call!.args, issues, error: parsed.error };
       return { kind: "call", step: step as ParsedStep, name: tool.name, args: call!.args };
+    }
+    if (typeof call?.tool === "string" && call.tool !== FINAL_ANSWER) {
+      return { kind: "invalid", error: new UnknownToolOutputError(parsed.error.raw, parsed.error.stopReason, call.tool, registry.names) };
     }
   }
   return { kind: "invalid", error: parsed.error };

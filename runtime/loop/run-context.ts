@@ -50,6 +50,7 @@ export function createRunContext(config: RunConfig): RunContext {
   const requireTool = config.profile.finalHidden && config.requireTool === "always";
   const state: RunState = {
     task: config.task,
+    earlier: { tasks: [], calls: [] },
     maxTurns: config.maxTurns,
     turn: 1,
     calls: [],

@@ -2,7 +2,7 @@ import { DisposedError } from "node-llama-cpp";
 import type { Judgement } from "../gate/judge.js";
 import type { ModelDescription } from "../model/model-port.js";
 import { partialAnswer } from "./partial-answer.js";
-import type { ModelFailureCode, RunEndReason, RunEvent, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./run-types.js";
+import type { ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./run-types.js";
 import type { TurnBuilder } from "./turn-builder.js";
 
 const STATUS: Record<RunEndReason, RunStatus> = {
@@ -36,7 +36,7 @@ export class RunRecorder {
   constructor(
     private readonly task: string,
     private readonly model: ModelDescription,
-    readonly setup: Pick<RunResult, "profile" | "requireTool">,
+    readonly setup: Pick<RunRecord, "profile" | "requireTool">,
     private readonly onEvent: ((event: RunEvent) => void) | undefined,
   ) {}
 
@@ -63,24 +63,51 @@ export class RunRecorder {
     this.emit({ type: "turn-end", turn: record });
   }
 
-  end(reason: RunEndReason, details: { answer?: string; error?: unknown; ungrounded?: number[]; ungroundedNames?: string[]; unverified?: boolean } = {}): RunResult {
+  /** An answered run: the one way a run ends with an answer. */
+  answer(details: { answer: string; ungrounded: number[]; ungroundedNames: string[]; unverified: boolean }): RunResult {
+    return this.finish({
+      ...this.record("final-answer"),
+      status: "answered",
+      reason: "final-answer",
+      answer: details.answer,
+      partialAnswer: null,
+      ungroundedNumbers: details.ungrounded,
+      ungroundedNames: details.ungroundedNames,
+      unverified: details.unverified,
+      error: null,
+    });
+  }
+
+  /** A run that ends without an answer, with exactly one reason; the partial answer holds only tool results. */
+  end(reason: Exclude<RunEndReason, "final-answer">, details: { error?: unknown } = {}): RunResult {
+    return this.finish({
+      ...this.record(reason),
+      status: STATUS[reason] as "failed" | "aborted",
+      answer: null,
+      partialAnswer: partialAnswer(this.calls),
+      ungroundedNumbers: [],
+      ungroundedNames: [],
+      unverified: false,
+      error: details.error === undefined ? null : modelFailure(details.error),
+    });
+  }
+
+  private finish(result: RunResult): RunResult {
     if (this.ended) return this.ended;
-    const status = STATUS[reason];
+    this.ended = result;
+    this.emit({ type: "run-end", result });
+    return result;
+  }
+
+  /** What every result holds: the turns, and the totals over turns and judgements. */
+  private record(reason: RunEndReason): RunRecord {
     const sum = (pick: (turn: TurnRecord) => number) => this.turns.reduce((total, turn) => total + pick(turn), 0);
     const sumJudgements = (pick: (judgement: Judgement) => number) => this.judgements.reduce((total, judgement) => total + pick(judgement), 0);
-    const error = details.error;
-    this.ended = {
+    return {
       task: this.task,
-      status,
-      answer: status === "answered" ? (details.answer ?? "") : null,
-      partialAnswer: status === "answered" ? null : partialAnswer(this.calls),
       reason,
       ...this.setup,
-      ungroundedNumbers: status === "answered" ? (details.ungrounded ?? []) : [],
-      ungroundedNames: status === "answered" ? (details.ungroundedNames ?? []) : [],
-      unverified: status === "answered" && (details.unverified ?? false),
       judgements: this.judgements,
-      error: error === undefined ? null : modelFailure(error),
       turns: this.turns,
       model: this.model,
       tokens: {
@@ -98,7 +125,5 @@ export class RunRecorder {
         judgements: sumJudgements((judgement) => judgement.ms.render + judgement.ms.prompt + judgement.ms.sampling),
       },
     };
-    this.emit({ type: "run-end", result: this.ended });
-    return this.ended;
   }
 }

@@ -4,6 +4,7 @@ import type { CallCheck } from "../../guards/run-state.js";
 import type { Judgement } from "../gate/judge.js";
 import type { ModelDescription } from "../model/model-port.js";
 import type { ToolFailureCode } from "../tools/tool-observation.js";
+import type { StepField } from "./step-text-stream.js";
 
 /** How a run ended; exactly one per run. */
 export type RunStatus = "answered" | "failed" | "aborted";
@@ -78,21 +79,31 @@ export interface TurnRecord {
   spy?: { prompt: string; tokens: number; grammar: string };
 }
 
-export interface RunResult {
+/** What every run result holds, whatever its ending. */
+export interface RunRecord {
   task: string;
-  status: RunStatus;
-  /** The final answer; null unless status is "answered". Never invented on failure. */
-  answer: string | null;
-  /** On failure: what the successful tool calls returned, and nothing else; null when there were none. */
-  partialAnswer: string | null;
   reason: RunEndReason;
   /** The guard profile the run used. */
   profile: ProfileName | "custom";
   /** Whether FinalAnswer waited for a successful tool call. */
   requireTool: boolean;
-  /** Numbers in the accepted answer that no source supports (only possible on a forced final). */
+  /** The answer gate's model calls (freshness, verdicts), counted in the token and time totals. */
+  judgements: Judgement[];
+  turns: TurnRecord[];
+  model: ModelDescription;
+  tokens: { prompt: number; evaluated: number; generated: number };
+  ms: { total: number; render: number; grammar: number; prompt: number; sampling: number; tool: number; judgements: number };
+}
+
+/** A run that ended with an answer. */
+export interface AnsweredRun extends RunRecord {
+  status: "answered";
+  reason: "final-answer";
+  answer: string;
+  partialAnswer: null;
+  /** Numbers in the answer that no source supports (only possible on a forced final). */
   ungroundedNumbers: number[];
-  /** Known names in the accepted answer that neither the task nor a tool result names (only possible on a forced final). */
+  /** Known names in the answer that neither the task nor a tool result names (only possible on a forced final). */
   ungroundedNames: string[];
   /**
    * The answer stands on no tool result although the question needed one (a
@@ -100,20 +111,31 @@ export interface RunResult {
    * with what you know" case.
    */
   unverified: boolean;
-  /** The answer gate's model calls (freshness, verdicts), counted in the token and time totals. */
-  judgements: Judgement[];
+  error: null;
+}
+
+/** A run that ended without an answer: never an invented one. */
+export interface UnansweredRun extends RunRecord {
+  status: "failed" | "aborted";
+  answer: null;
+  /** What the successful tool calls returned, and nothing else; null when there were none. */
+  partialAnswer: string | null;
+  ungroundedNumbers: [];
+  ungroundedNames: [];
+  unverified: false;
   /** Why the model could not be run, when reason is "model-error" or "context-overflow". */
   error: { code: ModelFailureCode; message: string } | null;
-  turns: TurnRecord[];
-  model: ModelDescription;
-  tokens: { prompt: number; evaluated: number; generated: number };
-  ms: { total: number; render: number; grammar: number; prompt: number; sampling: number; tool: number; judgements: number };
 }
+
+/** How a run ended: narrow on `status` ("answered" gives a string `answer`). */
+export type RunResult = AnsweredRun | UnansweredRun;
 
 /** Streamed as the run happens; the same information as the result. */
 export type RunEvent =
   | { type: "run-start"; task: string; tools: string[]; maxTurns: number; model: ModelDescription }
   | { type: "turn-start"; index: number; visible: TurnRecord["visible"] }
+  /** The thought, or a FinalAnswer's answer, as it is sampled: decoded text, a token or a few at a time. */
+  | { type: "text"; index: number; field: StepField; text: string }
   | { type: "judgement"; judgement: Judgement }
   | { type: "step"; index: number; raw: string; step: TurnRecord["step"]; failure: TurnRecord["failure"] }
   | { type: "tool-start"; index: number; name: string; args: unknown }

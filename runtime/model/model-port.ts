@@ -33,6 +33,8 @@ export interface GenerateRequest {
   signal?: AbortSignal;
   /** What this turn allows, for scripted models that react to it. A real model sees only prompt and grammar. */
   context: { turn: number; visible: { tools: readonly string[]; final: boolean }; judgement?: "freshness" | "verdict" };
+  /** Called with each piece of text as it is sampled (a token, or more), in order; the pieces join to the generation's text. */
+  onText?: (piece: string) => void;
 }
 
 export interface PortGeneration {

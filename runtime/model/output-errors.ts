@@ -49,6 +49,14 @@ export class UnparseableOutputError extends OutputError {
   }
 }
 
+/** The step calls a tool that does not exist (possible only for a model not sampled under the step grammar). */
+export class UnknownToolOutputError extends OutputError {
+  readonly code = "unknown-tool";
+  constructor(raw: string, stopReason: GenerationStopReason, readonly tool: string, readonly tools: readonly string[]) {
+    super(`unknown tool ${tool}; the tools are ${tools.join(", ")}`, raw, stopReason);
+  }
+}
+
 /** The JSON is well-formed but fails a check the grammar cannot express (numeric ranges, patterns…), reported by ajv. */
 export class SchemaViolationError extends OutputError {
   readonly code = "schema-violation";

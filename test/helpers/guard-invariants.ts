@@ -54,7 +54,7 @@ export function expectGuardInvariants(result: RunResult, options: { maxTurns: nu
     if (result.requireTool && !succeeded && turn.visible.final) expect(turn.visible.tools, `turn ${turn.index}`).toEqual([]);
     // No call with an ungrounded number is executed.
     if (turn.tool && (turn.check === "ok" || turn.check === "error")) {
-      const grounded = groundedNumbers({ task: result.task, calls: results.map((entry) => ({ ...entry, evidence: entry.result, turn: 0, name: "", args: {}, key: "" })) });
+      const grounded = groundedNumbers({ task: result.task, earlier: { tasks: [], calls: [] }, calls: results.map((entry) => ({ ...entry, evidence: entry.result, turn: 0, name: "", args: {}, key: "" })) });
       for (const number of numericLeaves(turn.tool!.args)) expect(isGrounded(number, grounded), `turn ${turn.index}: ${number} executed ungrounded`).toBe(true);
     }
     if (turn.tool && turn.check === "ok") {

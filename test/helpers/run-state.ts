@@ -12,6 +12,7 @@ export function attempt(turn: number, name: string, args: unknown, check: CallCh
 export function state(overrides: Partial<RunState> = {}): RunState {
   return {
     task: "What's the weather in Paris and New York?",
+    earlier: { tasks: [], calls: [] },
     turn: 1,
     maxTurns: 8,
     tools: WEATHER_TOOL_INFO,

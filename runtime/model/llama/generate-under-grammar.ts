@@ -14,6 +14,8 @@ export interface GenerateOptions {
   maxTokens: number;
   sampling?: Sampling;
   signal?: AbortSignal;
+  /** Called with each token's text as it is sampled. */
+  onText?: (piece: string) => void;
 }
 
 export interface Generation {
@@ -27,6 +29,35 @@ export interface Generation {
     evaluated: number;
   };
   ms: { prompt: number; sampling: number };
+}
+
+/**
+ * Hands sampled text on as it comes, whole characters only: a byte token
+ * alone is part of a UTF-8 sequence, so pieces wait (up to four tokens) until
+ * they decode without a replacement character.
+ */
+class TextStreamer {
+  private pending: Token[] = [];
+  private readonly context: Token[] = [];
+
+  constructor(private readonly model: LlamaContextSequence["model"], private readonly onText: ((piece: string) => void) | undefined) {}
+
+  push(token: Token): void {
+    this.pending.push(token);
+    const text = this.model.detokenize(this.pending, false, this.context.slice(-8));
+    if (text.endsWith("\uFFFD") && this.pending.length < 4) return;
+    this.flush(text);
+  }
+
+  end(): void {
+    if (this.pending.length > 0) this.flush(this.model.detokenize(this.pending, false, this.context.slice(-8)));
+  }
+
+  private flush(text: string): void {
+    this.context.push(...this.pending);
+    this.pending = [];
+    if (text) this.onText?.(text);
+  }
 }
 
 /**
@@ -82,6 +113,7 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
 
   const tokens: Token[] = [];
   const tracker = new JsonCompletionTracker();
+  const streamed = new TextStreamer(model, options.onText);
   let stopReason: GenerationStopReason = "end-of-generation";
   let firstTokenAt: number | undefined;
 
@@ -102,6 +134,7 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
       tokens.push(token);
       // Detokenize the new token in context so multi-token characters are handled.
       const piece = model.detokenize([token], false, tokens.slice(-8, -1));
+      if (options.onText) streamed.push(token);
       if (tracker.push(piece) >= 0) {
         stopReason = "grammar-complete";
         break;
@@ -118,6 +151,7 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
     // Breaking out of the generator leaves the last sampled token unevaluated;
     // the next prompt re-evaluates from the first differing token anyway.
   }
+  streamed.end();
   const finished = performance.now();
   return {
     text: model.detokenize(tokens),

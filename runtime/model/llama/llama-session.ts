@@ -47,6 +47,7 @@ export function llamaSession(opened: OpenedModel, lease: SequenceLease): ModelSe
           maxTokens: request.maxTokens,
           sampling: request.sampling,
           signal: request.signal,
+          onText: request.onText,
         }),
       );
       busy = work.catch(() => undefined);

@@ -1,10 +1,10 @@
 import { NarrowgaugeError } from "../../../schemas/narrowgauge-error.js";
 
-/** The model file does not exist (or is not a file). */
+/** The model file does not exist, or the path is not a file (a directory, say). */
 export class ModelFileNotFoundError extends NarrowgaugeError {
   readonly code = "model-file-not-found";
-  constructor(readonly path: string) {
-    super(`model file not found: ${path}`);
+  constructor(readonly path: string, readonly isDirectory = false) {
+    super(isDirectory ? `${path} is a directory, not a GGUF file` : `model file not found: ${path}`);
   }
 }
 

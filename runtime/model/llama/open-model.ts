@@ -45,6 +45,13 @@ export interface OpenModelOptions {
   download?: DownloadOptions;
   /** A llama.cpp binding to reuse. Defaults to one shared instance (prebuilt binaries, never a source build, no network). */
   llama?: Llama;
+  /**
+   * Which GPU backend llama.cpp may use: "auto" (the default: CUDA, Vulkan or
+   * Metal when node-llama-cpp has a prebuilt binary for it and finds the
+   * device, else the CPU), false to force the CPU, or a backend by name.
+   * Ignored when `llama` is given.
+   */
+  gpu?: "auto" | false | "cuda" | "vulkan" | "metal";
 }
 
 export interface OpenedModel {
@@ -68,12 +75,13 @@ export interface OpenedModel {
 const DEFAULT_CONTEXT_CAP = 4096;
 const MIN_DEFAULT_CONTEXT = 1024;
 
-let sharedLlama: Promise<Llama> | undefined;
+const sharedLlamas = new Map<string, Promise<Llama>>();
 
-/** The process-wide llama.cpp binding, loaded once. */
-function defaultLlama(): Promise<Llama> {
-  sharedLlama ??= getLlama({ build: "never" });
-  return sharedLlama;
+/** The process-wide llama.cpp binding, loaded once per GPU choice. */
+function defaultLlama(gpu: OpenModelOptions["gpu"] = "auto"): Promise<Llama> {
+  const key = String(gpu);
+  if (!sharedLlamas.has(key)) sharedLlamas.set(key, getLlama({ build: "never", gpu }));
+  return sharedLlamas.get(key)!;
 }
 
 const TINY_SOURCE = /^tiny(?::(\d+))?$/;
@@ -84,7 +92,7 @@ async function resolveFile(source: ModelSource, download: DownloadOptions | unde
   if (tiny) return { file: await tinyModelFile(tiny[1] === undefined ? DEFAULT_TINY_MODEL_SEED : Number(tiny[1])), builtIn: true };
   if (isModelUri(source)) return { file: await downloadModel(source, download), builtIn: false };
   const info = await stat(source).catch(() => null);
-  if (!info?.isFile()) throw new ModelFileNotFoundError(source);
+  if (!info?.isFile()) throw new ModelFileNotFoundError(source, info?.isDirectory() ?? false);
   return { file: source, builtIn: false };
 }
 
@@ -98,7 +106,7 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
   const { size } = await stat(file);
   const threads = options.threads ?? defaultThreads(size);
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer: ${threads}`);
-  const llama = options.llama ?? (await defaultLlama());
+  const llama = options.llama ?? (await defaultLlama(options.gpu));
 
   let model: LlamaModel;
   try {

@@ -2,18 +2,39 @@ import { ChatMLChatWrapper, type ChatWrapper, type LlamaText } from "node-llama-
 import type { GenerationStopReason } from "../model-port.js";
 import type { GenerateRequest, ModelPort, ModelSession, PortGeneration } from "../model-port.js";
 import { GREEDY_PRESET } from "../sampling-presets.js";
+import type { Static } from "@sinclair/typebox";
 import { NarrowgaugeError } from "../../../schemas/narrowgauge-error.js";
+import { FINAL_ANSWER, type ToolSchemaSpec } from "../../../schemas/step-schema.js";
+
+/** A scripted step typed by the tools: a misspelt tool name or a wrong argument type does not compile. */
+export type ScriptedStep<Tools extends readonly ToolSchemaSpec[]> = {
+  thought?: string;
+  call:
+    | { [Index in keyof Tools]: Tools[Index] extends ToolSchemaSpec<infer Name, infer Params> ? { tool: Name; args: Static<Params> } : never }[number]
+    | { tool: typeof FINAL_ANSWER; answer: string };
+};
 
 /**
  * One scripted model output: a step object (serialised as compact JSON, in
  * its own key order), raw text (to simulate malformed output), an explicit
- * generation (to simulate truncation), or a function of the request.
+ * generation (to simulate truncation), or a function of the request. Given
+ * the tools (`scriptedModel(steps, { tools })`), steps are typed by them;
+ * without, any object is accepted.
  */
-export type ScriptedOutput =
-  | Record<string, unknown>
+export type ScriptedOutput<Tools extends readonly ToolSchemaSpec[] | undefined = undefined> =
+  | ScriptedObject<Tools>
   | string
   | { raw: string; stopReason: GenerationStopReason }
-  | ((request: GenerateRequest) => Record<string, unknown> | string);
+  | ((request: GenerateRequest) => ScriptedObject<Tools> | string);
+type ScriptedObject<Tools> = Tools extends readonly ToolSchemaSpec[] ? ScriptedStep<Tools> : Record<string, unknown>;
+
+/** A scripted step calls a tool the script was not given. */
+export class ScriptedToolError extends NarrowgaugeError {
+  readonly code = "scripted-unknown-tool";
+  constructor(readonly tool: string, readonly tools: readonly string[]) {
+    super(`unknown tool ${tool}; the tools are ${tools.join(", ")}`);
+  }
+}
 
 export class ScriptExhaustedError extends NarrowgaugeError {
   readonly code = "script-exhausted";
@@ -38,6 +59,12 @@ export interface ScriptedModelOptions {
   contextSize?: number;
 }
 
+/** Options naming the tools, so steps are typed and checked by them. */
+export interface TypedScriptOptions<Tools extends readonly ToolSchemaSpec[]> extends ScriptedModelOptions {
+  /** The tools the run will have: steps are typed by them, and a step naming another tool fails at once. */
+  tools: Tools;
+}
+
 export interface ScriptedModel extends ModelPort {
   /** Every request the loop made, in order: prompts (as text), grammars, visible tools. */
   readonly requests: Array<GenerateRequest & { promptText: string }>;
@@ -50,7 +77,10 @@ export interface ScriptedModel extends ModelPort {
  * validation. Prompts are rendered by a real chat wrapper and "tokenized" as
  * code points, so prefix sharing and the spy work as with a real model.
  */
-export function scriptedModel(outputs: readonly ScriptedOutput[], options: ScriptedModelOptions = {}): ScriptedModel {
+export function scriptedModel<const Tools extends readonly ToolSchemaSpec[]>(outputs: readonly ScriptedOutput<Tools>[], options: TypedScriptOptions<Tools>): ScriptedModel;
+export function scriptedModel(outputs: readonly ScriptedOutput[], options?: ScriptedModelOptions): ScriptedModel;
+export function scriptedModel(outputs: readonly ScriptedOutput<readonly ToolSchemaSpec[]>[] | readonly ScriptedOutput[], options: ScriptedModelOptions & { tools?: readonly ToolSchemaSpec[] } = {}): ScriptedModel {
+  if (options.tools) checkScriptTools(outputs, options.tools.map((tool) => tool.name));
   const chatWrapper = options.chatWrapper ?? new ChatMLChatWrapper();
   const requests: ScriptedModel["requests"] = [];
   const judgements = options.judgements ?? [];
@@ -86,6 +116,7 @@ export function scriptedModel(outputs: readonly ScriptedOutput[], options: Scrip
         : "raw" in output && "stopReason" in output && typeof output.raw === "string"
           ? { text: output.raw, stopReason: output.stopReason as GenerationStopReason }
           : { text: JSON.stringify(output), stopReason: "grammar-complete" as const };
+    for (const character of text) request.onText?.(character);
     return { text, stopReason, generatedTokens: Array.from(text).length, prompt, ms: { prompt: 0, sampling: 0 } };
   }
 
@@ -102,6 +133,14 @@ export function scriptedModel(outputs: readonly ScriptedOutput[], options: Scrip
     openSession: async () => session(),
     generate: (request) => shared.generate(request),
   };
+}
+
+/** A step naming a tool the script was not given fails when the script is made, with a plain message. */
+function checkScriptTools(outputs: readonly unknown[], tools: readonly string[]): void {
+  for (const output of outputs) {
+    const tool = (output as { call?: { tool?: unknown } } | null)?.call?.tool;
+    if (typeof tool === "string" && tool !== FINAL_ANSWER && !tools.includes(tool)) throw new ScriptedToolError(tool, tools);
+  }
 }
 
 function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {

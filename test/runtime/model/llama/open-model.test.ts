@@ -16,6 +16,10 @@ describe("openModel", () => {
     );
   });
 
+  it("says a directory is a directory, not that the file is missing", async () => {
+    await expect(openModel({ source: "/tmp", llama: await testLlama() })).rejects.toThrow("/tmp is a directory, not a GGUF file");
+  });
+
   it.each([
     ["not a GGUF at all", () => new TextEncoder().encode("this is not a model")],
     ["a truncated GGUF", () => forgeTinyModel(1).slice(0, 5000)],

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Command, CommanderError } from "commander";
+import { WEATHER_TASK, weatherTools } from "../weather-tools.js";
+import { addAgentFlags, addModelFlags, UsageError, type FlagValues } from "./agent-flags.js";
+import { loadTools } from "./load-tools.js";
+import { probeCommand } from "./probe-command.js";
+import { EXIT, runAndReport } from "./run-command.js";
+import { spyCommand } from "./spy-command.js";
+import { traceCommand } from "./trace-command.js";
+
+const EXIT_CODES = "Exit codes: 0 answered, 1 failed or aborted, 2 bad usage or a model that cannot load.";
+
+/** The narrowgauge command line. Returns the exit code rather than exiting, so it can be tested. */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  let code: number = EXIT.answered;
+  const program = new Command("narrowgauge")
+    .description("Grammar-first tool-using agents on small local models.")
+    .addHelpText("after", `\n${EXIT_CODES}`)
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+
+  const run = addAgentFlags(addModelFlags(program.command("run"), "tiny"))
+    .description("run an agent over the tools a module exports, on one task")
+    .requiredOption("--tools <module>", "a .ts or .js module exporting tools made with defineTool (TypeScript loads without a build step)")
+    .option("--json", "print the result object as JSON on stdout, and nothing else")
+    .option("--trace <file>", "write the run as a self-contained HTML page")
+    .argument("<task>", "the question or instruction")
+    .addHelpText("after", `\n${EXIT_CODES}`)
+    .action(async (task: string, flags: FlagValues & { tools: string; json?: boolean; trace?: string }) => {
+      const tools = await loadTools(flags.tools);
+      code = await runAndReport({ flags, tools, task, defaultModel: "tiny" });
+    });
+  void run;
+
+  addAgentFlags(addModelFlags(program.command("demo")))
+    .description(`the reference task ("${WEATHER_TASK}") over the demo's weather tools`)
+    .option("--task <text>", "any other question over the demo's tools", WEATHER_TASK)
+    .option("--json", "print the result object as JSON on stdout, and nothing else")
+    .option("--trace <file>", "write the run as a self-contained HTML page")
+    .addHelpText("after", `\nWithout --model the built-in tiny model with weights seeded by --seed (default 1); --max-turns defaults to 6 here.\n${EXIT_CODES}`)
+    .action(async (flags: FlagValues & { task: string; json?: boolean; trace?: string }) => {
+      if (!flags.task.trim()) throw new UsageError("--task must not be empty");
+      const seed = flags.seed ?? 1;
+      code = await runAndReport({ flags: { ...flags, seed }, tools: weatherTools, task: flags.task, defaultModel: `tiny:${seed}`, defaults: { profile: "sub1b", maxTurns: 6 } });
+    });
+
+  probeCommand(addModelFlags(program.command("probe"), "tiny"), (result) => (code = result));
+  spyCommand(addAgentFlags(addModelFlags(program.command("spy"), "tiny")), (result) => (code = result));
+  traceCommand(program.command("trace"), (result) => (code = result));
+
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.answered : EXIT.usage;
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  return code;
+}
+
+/** Run as a program (the package's bin, or tsx demos/cli/narrowgauge.ts). */
+const invokedPath = process.argv[1] ? realpathSync(process.argv[1]) : "";
+if (invokedPath === fileURLToPath(import.meta.url) || invokedPath === fileURLToPath(import.meta.url).replace(/\.ts$/, ".js")) {
+  // A reader that stops early (| head) is not an error.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+  process.exitCode = await runCli(process.argv);
+}

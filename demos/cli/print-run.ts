@@ -1,0 +1,94 @@
+import { describeDecision, type GuardDecision, type RunEvent, type RunResult } from "../../index.js";
+import type { Paint } from "./terminal.js";
+
+const short = (value: unknown, max = 100): string => {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+};
+
+/**
+ * What a transcript prints of a turn's decisions: what changes the course of a
+ * run (bans, switched-off tools, forced finals, the answer gate). Routine
+ * narrowing shows in the "may call" and "narrowed" lines; call refusals show as
+ * the refused result.
+ */
+const NOTABLE = new Set<GuardDecision["kind"]>(["switch-off", "ban", "force-final", "judge", "nudge", "skip"]);
+const isNotable = (decision: GuardDecision) => NOTABLE.has(decision.kind) || (decision.kind === "refuse" && decision.check === "deferral");
+
+/**
+ * Prints a run as it happens. With `live`, the thought and the answer are
+ * written token by token as they are sampled (a terminal); otherwise each
+ * turn is printed whole when it ends.
+ */
+export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint; write?: (line: string) => void }): (event: RunEvent) => void {
+  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const { paint } = options;
+  let streaming: string | null = null;
+  const streamed = new Set<string>();
+  return (event) => {
+    switch (event.type) {
+      case "run-start":
+        write(`Task: ${event.task}`);
+        write(`Model: ${event.model.name} (${event.model.wrapper} format, ${event.model.threads} thread(s))`);
+        if (event.model.builtIn) write(paint.dim("        built-in tiny model: random weights, so its thoughts and answers are gibberish; only the grammar keeps it on the rails."));
+        return;
+      case "text": {
+        if (!options.live) return;
+        const key = `${event.index}:${event.field}`;
+        if (streaming !== key) {
+          process.stdout.write(`${streaming === null ? "" : "\n"}${paint.dim(`  ${event.field === "thought" ? "thought" : "answer "}: `)}`);
+          streaming = key;
+          streamed.add(key);
+        }
+        process.stdout.write(event.text);
+        return;
+      }
+      case "judgement": {
+        const { judgement } = event;
+        const value = judgement.value === null ? `unusable (${judgement.failure?.code})` : JSON.stringify(judgement.value);
+        write(`\n${judgement.kind} judgement${judgement.turn > 0 ? ` (turn ${judgement.turn})` : ""}: ${value} · ${judgement.prompt.tokens} prompt tokens, ${judgement.generatedTokens} generated`);
+        if (options.spy && judgement.spy) write(`  ── prompt spy ──\n${judgement.spy.prompt}\n  ── grammar ──\n${judgement.spy.grammar}`);
+        return;
+      }
+      case "turn-end": {
+        if (streaming !== null) process.stdout.write("\n");
+        streaming = null;
+        const { turn } = event;
+        const visible = [...turn.visible.tools, ...(turn.visible.final ? ["FinalAnswer"] : [])].join(", ");
+        write(`\n${paint.bold(`turn ${turn.index}`)} · may call: ${visible}`);
+        const narrowed = Object.entries(turn.visible.enums).map(([key, values]) => `${key} ∈ {${values.join(", ")}}`);
+        if (narrowed.length > 0) write(`  narrowed: ${narrowed.join(" · ")}`);
+        for (const decision of turn.guards.filter(isNotable)) write(paint.yellow(`  ${describeDecision(decision)}`));
+        write(paint.dim(`  prompt ${turn.prompt.tokens} tokens (${turn.prompt.evaluated} evaluated) · ${turn.generatedTokens} generated · ${turn.ms.total.toFixed(0)} ms`));
+        if (options.spy && turn.spy) write(`  ── prompt spy ──\n${turn.spy.prompt}\n  ── grammar ──\n${turn.spy.grammar}`);
+        if (turn.step) {
+          if (turn.step.thought !== undefined && !streamed.has(`${turn.index}:thought`)) write(`  thought: ${short(turn.step.thought)}`);
+          const { call } = turn.step;
+          if (call.tool === "FinalAnswer") {
+            if (!streamed.has(`${turn.index}:answer`)) write(`  answer:  ${short(call.answer, 300)}`);
+          } else write(`  call:    ${call.tool} ${JSON.stringify(call.args)}`);
+        } else if (turn.failure) {
+          write(paint.red(`  unusable output (${turn.failure.code}): ${short(turn.raw)}`));
+        }
+        if (turn.tool) write(`  ${turn.tool.ok ? "result" : turn.check === "repeat" ? "repeat" : "refused"}:  ${short(turn.tool.result, 200)}`);
+        else if (turn.check && turn.check !== "ok" && turn.check !== "invalid") write(`  check:   ${turn.check}`);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+}
+
+export function printSummary(result: RunResult, paint: Paint, write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): void {
+  const headline = `${result.status.toUpperCase()} (${result.reason}) after ${result.turns.length} turn(s)`;
+  write(`\n${result.status === "answered" ? paint.green(headline) : paint.red(headline)}`);
+  if (result.status === "answered") write(`Answer${result.unverified ? " (unverified: no tool result supports it)" : ""}: ${result.answer}`);
+  if (result.partialAnswer !== null) write(result.partialAnswer);
+  if (result.error) write(`Model error: ${result.error.message}`);
+  write(
+    `Tokens: ${result.tokens.prompt} prompt (${result.tokens.evaluated} evaluated), ${result.tokens.generated} generated · ` +
+      `${result.ms.total.toFixed(0)} ms (render ${result.ms.render.toFixed(0)}, grammar ${result.ms.grammar.toFixed(0)}, ` +
+      `prompt ${result.ms.prompt.toFixed(0)}, sampling ${result.ms.sampling.toFixed(0)}, tools ${result.ms.tool.toFixed(0)})`,
+  );
+}

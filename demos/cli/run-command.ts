@@ -1,0 +1,61 @@
+import { writeFile } from "node:fs/promises";
+import { loadModel, runAgent, type LlamaModelPort, type RunAgentOptions, type Tool } from "../../index.js";
+import { renderTrace } from "../trace/render-trace.js";
+import { agentOptions, modelOptions, type FlagValues } from "./agent-flags.js";
+import { printSummary, runPrinter } from "./print-run.js";
+import { paint } from "./terminal.js";
+
+/** Exit codes, documented: 0 answered, 1 failed or aborted, 2 bad usage or a model that cannot load. */
+export const EXIT = { answered: 0, failed: 1, usage: 2 } as const;
+
+export interface RunRequest {
+  flags: FlagValues & { json?: boolean; trace?: string };
+  tools: readonly Tool[];
+  task: string;
+  /** The model when --model is absent. */
+  defaultModel: string;
+  /** Overrides the flags leave alone (the demo's turn budget). */
+  defaults?: Partial<RunAgentOptions>;
+}
+
+/** Loads the model a command asked for; on failure says why on stderr and returns null (the command exits 2). */
+export async function loadCliModel(source: string, flags: FlagValues): Promise<LlamaModelPort | null> {
+  try {
+    return await loadModel(source, modelOptions(flags));
+  } catch (error) {
+    process.stderr.write(`Cannot load the model: ${(error as Error).message}\n`);
+    return null;
+  }
+}
+
+/** Loads the model, runs the task, prints the transcript (or the JSON), writes the trace; returns the exit code. */
+export async function runAndReport(request: RunRequest): Promise<number> {
+  const { flags } = request;
+  const model = await loadCliModel(flags.model ?? request.defaultModel, flags);
+  if (!model) return EXIT.usage;
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once("SIGINT", onSignal);
+  const colours = paint(process.stdout);
+  try {
+    const result = await runAgent({
+      ...request.defaults,
+      ...agentOptions(flags, model.description.sampling.sampling),
+      model,
+      tools: request.tools,
+      task: request.task,
+      signal: controller.signal,
+      onEvent: flags.json ? undefined : runPrinter({ spy: flags.spy ?? false, live: Boolean(process.stdout.isTTY), paint: colours }),
+    });
+    if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else printSummary(result, colours);
+    if (flags.trace) {
+      await writeFile(flags.trace, renderTrace(result));
+      if (!flags.json) process.stdout.write(`Trace: ${flags.trace}\n`);
+    }
+    return result.status === "answered" ? EXIT.answered : EXIT.failed;
+  } finally {
+    process.off("SIGINT", onSignal);
+    await model.dispose();
+  }
+}

@@ -1,0 +1,33 @@
+import type { GuardDecision } from "../../guards/guard.js";
+import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
+import { createRunContext } from "./run-context.js";
+import type { TurnRecord } from "./run-types.js";
+import { prepareTurnInput } from "./turn-input.js";
+
+export interface FirstTurn {
+  /** The exact prompt of turn 1, special tokens visible. */
+  prompt: string;
+  tokens: number;
+  /** The step grammar of turn 1. */
+  grammar: string;
+  visible: TurnRecord["visible"];
+  guards: GuardDecision[];
+}
+
+/**
+ * What the model would see on turn 1 of a run, without sampling anything:
+ * the rendered prompt, its token count and the step grammar. With
+ * `requireTool: "auto"` this is turn 1 before the freshness judgement, as if
+ * the question needed no tool.
+ */
+export function spyFirstTurn(options: RunAgentOptions): FirstTurn {
+  const context = createRunContext(resolveRunConfig(options));
+  const input = prepareTurnInput(context, context.state);
+  return {
+    prompt: context.config.model.detokenizeForSpy(input.prompt),
+    tokens: input.prompt.length,
+    grammar: input.gbnf,
+    visible: { tools: input.view.tools, final: input.view.final, enums: input.view.enums },
+    guards: input.decisions,
+  };
+}

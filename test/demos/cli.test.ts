@@ -1,0 +1,67 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const TOOLS = join(ROOT, "test", "fixtures", "cli-tools.ts");
+
+/** Runs the CLI as a user does (its own process, stdout and stderr not terminals). */
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "demos", "cli", "narrowgauge.ts"), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 32 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe("the narrowgauge command line", () => {
+  it("lists its commands and documents its exit codes", async () => {
+    const { code, stdout } = await cli("--help");
+    expect(code).toBe(0);
+    for (const command of ["run", "demo", "probe", "spy", "trace"]) expect(stdout).toMatch(new RegExp(`^  ${command} `, "m"));
+    expect(stdout).toContain("Exit codes: 0 answered, 1 failed or aborted, 2 bad usage or a model that cannot load.");
+    expect((await cli("run", "--help")).stdout).toContain("--max-tokens-per-step");
+  });
+
+  it("runs an agent over a TypeScript tools module with no build step; --json prints the result and nothing else", async () => {
+    const { code, stdout, stderr } = await cli("run", "--tools", TOOLS, "--model", "tiny:3", "--profile", "none", "--max-turns", "3", "What is ACME trading at?", "--json");
+    const result = JSON.parse(stdout);
+    expect(result.task).toBe("What is ACME trading at?");
+    expect(code).toBe(result.status === "answered" ? 0 : 1);
+    expect(result.turns[0].visible.tools.sort()).toEqual(["Double", "Quote"]);
+    expect(stderr).not.toMatch(/\d+\/\d+/); // no progress when stderr is not a terminal
+  });
+
+  it("writes a trace page from --trace and from a saved result", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "narrowgauge-cli-"));
+    const first = await cli("demo", "--seed", "2", "--trace", join(directory, "demo.html"), "--json");
+    const result = JSON.parse(first.stdout);
+    await writeFile(join(directory, "run.json"), first.stdout);
+    expect(await readFile(join(directory, "demo.html"), "utf8")).toContain(`data-turn="${result.turns.length}"`);
+    expect((await cli("trace", join(directory, "run.json"), "-o", join(directory, "again.html"))).code).toBe(0);
+    expect(await readFile(join(directory, "again.html"), "utf8")).toBe(await readFile(join(directory, "demo.html"), "utf8"));
+  });
+
+  it("shows the first prompt and grammar without sampling", async () => {
+    const { code, stdout } = await cli("spy", "--tools", TOOLS, "What is ACME at?", "--json");
+    expect(code).toBe(0);
+    const turn = JSON.parse(stdout);
+    expect(turn.prompt).toContain("<|im_start|>user\nWhat is ACME at?<|im_end|>");
+    expect(turn.grammar).toContain("root ::=");
+    expect(turn.visible.enums).toEqual({ "Quote.ticker": ["ACME"] });
+  });
+
+  it("exits 2 on bad usage and on a model that cannot load, saying why", async () => {
+    expect((await cli("run", "--tools", TOOLS)).code).toBe(2);
+    expect((await cli("demo", "--max-turns", "zero")).code).toBe(2);
+    const missing = await cli("demo", "--model", "/nonexistent/model.gguf");
+    expect(missing).toMatchObject({ code: 2 });
+    expect(missing.stderr).toContain("model file not found: /nonexistent/model.gguf");
+    expect((await cli("run", "--tools", join(ROOT, "README.md"), "task")).code).toBe(2);
+  });
+});

@@ -1,0 +1,74 @@
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { ProbeReportSchema } from "../../demos/probe/report.js";
+import { runProbe } from "../../demos/probe/run-probe.js";
+import { loadScenarios } from "../../demos/probe/scenario.js";
+import { renderProbeHtml } from "../../demos/trace/render-probe.js";
+import { renderTrace } from "../../demos/trace/render-trace.js";
+import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
+import { runAgent } from "../../runtime/loop/run-agent.js";
+import { llamaModelPort } from "../../runtime/model/llama/load-model.js";
+import { openModel } from "../../runtime/model/llama/open-model.js";
+import { hasChromium, launchChromium } from "../helpers/browser.js";
+import { testLlama } from "../helpers/llama.js";
+
+/** Where CI keeps what a person may want to look at after the run. */
+const ARTIFACTS = join(import.meta.dirname, "..", "..", ".ci", "artifacts");
+
+describe.skipIf(!hasChromium)("the HTML trace viewer in a real browser", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(() => browser?.close());
+
+  it("shows every turn, every guard decision and the answer of a real run", async () => {
+    const port = llamaModelPort(await openModel({ source: { tiny: 1 }, llama: await testLlama() }));
+    const result = await runAgent({ model: port, tools: weatherTools, task: WEATHER_TASK, profile: "sub1b", maxTurns: 6 }).finally(() => port.dispose());
+    expect(result.status).toBe("answered");
+    const file = join(await mkdtemp(join(tmpdir(), "narrowgauge-trace-")), "trace.html");
+    await writeFile(file, renderTrace(result));
+
+    const page = await browser.newPage();
+    // Self-contained: the page asks the network for nothing.
+    const requests: string[] = [];
+    page.on("request", (request) => request.url().startsWith("file:") || requests.push(request.url()));
+    await page.goto(pathToFileURL(file).href);
+    expect(requests).toEqual([]);
+    expect(await page.locator("[data-turn]").count()).toBe(result.turns.length);
+    const decisions = result.turns.reduce((total, turn) => total + turn.guards.length, 0);
+    expect(decisions).toBeGreaterThan(0);
+    expect(await page.locator("[data-decision]").count()).toBe(decisions);
+    // The first turn shows what the grammar allowed and why: CityWeather alone, narrowed to the two cities, FinalAnswer hidden.
+    const first = page.locator('[data-turn="1"]');
+    expect(await first.locator("[data-allowed]").allTextContents()).toEqual(["CityWeather"]);
+    expect(await first.locator('[data-final="false"]').count()).toBe(1);
+    expect(await first.locator('[data-domain="CityWeather.city"]').textContent()).toContain("Paris, New York");
+    expect(await first.locator('[data-guard="G2"]').textContent()).toContain("FinalAnswer hidden");
+    expect(await page.locator("#answer").textContent()).toBe(result.answer);
+    expect(await page.locator("[data-status]").textContent()).toBe("answered");
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, "trace.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("renders the probe report with a chart per measure, by architecture", async () => {
+    const scenarios = (await loadScenarios()).filter((scenario) => ["dual-op-weather", "timeless"].includes(scenario.id));
+    const port = llamaModelPort(await openModel({ source: { tiny: 1 }, llama: await testLlama() }));
+    const report = await runProbe({ model: port, scenarios, architectures: ["A", "B", "C"] }).finally(() => port.dispose());
+    expect(ProbeReportSchema).toBeDefined();
+    const file = join(await mkdtemp(join(tmpdir(), "narrowgauge-probe-")), "probe.html");
+    await writeFile(file, renderProbeHtml(report));
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(file).href);
+    expect(await page.locator("figure[data-measure]").count()).toBe(4);
+    expect(await page.locator('figure[data-measure="solved"] rect[data-arch]').count()).toBe(3);
+    expect(await page.locator('tr[data-arch="C"] td').first().textContent()).toBe("C");
+    await page.screenshot({ path: join(ARTIFACTS, "probe.png"), fullPage: true });
+    await page.close();
+  });
+});
