@@ -1,0 +1,52 @@
+import { LlamaGrammarEvaluationState, type LlamaGrammar, type Token } from "node-llama-cpp";
+import type { OpenedModel } from "../../index.js";
+import { JsonCompletionTracker } from "../../runtime/model/llama/json-completion.js";
+
+export interface Decoded {
+  tokens: Token[];
+  text: string;
+  ms: number;
+}
+
+/**
+ * One decode from a fresh sequence state: the prompt evaluated, then tokens
+ * sampled (under the grammar when given) until the JSON closes or `max`. The
+ * same loop for every variant, so only what is measured differs.
+ */
+export async function decode(opened: OpenedModel, prompt: Token[], options: { grammar?: LlamaGrammar; max: number; temperature: number; seed: number }): Promise<Decoded> {
+  const lease = await opened.sequences.acquire();
+  try {
+    const sequence = lease.sequence;
+    await sequence.clearHistory();
+    await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1));
+    const tokens: Token[] = [];
+    const tracker = new JsonCompletionTracker();
+    const started = performance.now();
+    for await (const token of sequence.evaluate(prompt.slice(-1), {
+      temperature: options.temperature,
+      seed: options.seed,
+      grammarEvaluationState: options.grammar ? new LlamaGrammarEvaluationState({ model: opened.model, grammar: options.grammar }) : undefined,
+    })) {
+      tokens.push(token);
+      if (tokens.length >= options.max || (options.grammar && tracker.push(opened.model.detokenize([token], false, tokens.slice(-8, -1))) >= 0)) break;
+    }
+    return { tokens, text: opened.model.detokenize(tokens), ms: performance.now() - started };
+  } finally {
+    lease.release();
+  }
+}
+
+/** Milliseconds per token over several decodes. */
+export const msPerToken = (runs: readonly Decoded[]) => runs.reduce((sum, run) => sum + run.ms, 0) / Math.max(1, runs.reduce((sum, run) => sum + run.tokens.length, 0));
+
+/** Tokens of a step that are not its free text (thought, answer): what the grammar fixes. */
+export function skeletonTokens(opened: OpenedModel, decoded: Decoded): number | null {
+  let step: { thought?: string; call?: { answer?: string } };
+  try {
+    step = JSON.parse(decoded.text);
+  } catch {
+    return null;
+  }
+  const free = [step.thought ?? "", step.call?.answer ?? ""].reduce((sum, text) => sum + (text ? opened.model.tokenize(text).length : 0), 0);
+  return decoded.tokens.length - free;
+}

@@ -1,0 +1,71 @@
+/**
+ * npm run bench:ratios — the speed table: every figure a ratio measured side
+ * by side in one run (this machine is small and noisy; absolute times do not
+ * compare across runs), each with its anchor. Prints the table, writes it as
+ * JSON under bench/out/, and prints that file's path last.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { loadModel, openModel, runAgent } from "../../index.js";
+import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
+import { concurrentOverSequential, constrainedOverUnconstrained, longOverShort, loopRatios, skeletonRatio, threadsRatio } from "./measures.js";
+
+const fixture = fileURLToPath(new URL("../../../shared/fixtures/llama2-tiny-random.gguf", import.meta.url));
+const trained = fileURLToPath(new URL("../../../shared/fixtures/micro-weather.gguf", import.meta.url));
+const MODELS: Record<string, string> = { tiny: "tiny:1", ...(existsSync(fixture) ? { fixture } : {}), ...(existsSync(trained) ? { trained } : {}) };
+const rows: Array<[string, string, string]> = [];
+const json: Record<string, unknown> = {};
+const set = (key: string, value: number, anchor: string) => {
+  const path = key.split(".");
+  let node = json as Record<string, unknown>;
+  for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+  node[path.at(-1)!] = Number(value.toFixed(3));
+  rows.push([key, value.toFixed(2), anchor]);
+};
+const step = (line: string) => process.stderr.write(`${line}\n`);
+
+step("threads…");
+const threads = await threadsRatio(MODELS.tiny!);
+set("defaultThreadsOverBest.tiny", threads.ratio, `ms/token by threads: ${JSON.stringify(Object.fromEntries(Object.entries(threads.byThreads).map(([k, v]) => [k, Number(v.toFixed(2))])))}`);
+
+for (const [name, source] of Object.entries(MODELS)) {
+  step(`constrained vs unconstrained on ${name}…`);
+  const opened = await openModel({ source, sequences: 1 });
+  const ratio = await constrainedOverUnconstrained(opened);
+  set(`constrainedOverUnconstrained.${name}`, ratio.sampled, `temperature 1: ${ratio.constrainedMs.toFixed(2)} vs ${ratio.unconstrainedMs.toFixed(2)} ms/token; greedy ratio ${ratio.greedy.toFixed(2)}`);
+  if (name === "tiny") {
+    const skeleton = await skeletonRatio(opened);
+    set("skeletonTokensOursOverJsonSchema.tiny", skeleton.ratio, `${skeleton.ours.toFixed(1)} vs ${skeleton.theirs.toFixed(1)} tokens per step`);
+  }
+  await opened.dispose();
+}
+
+step("the demo's turns…");
+const model = await loadModel("tiny:1");
+const demoRuns = [];
+for (const task of [WEATHER_TASK, "How warm is Tokyo in Fahrenheit?", "Is it raining in Londres?"]) demoRuns.push(await runAgent({ model, tools: weatherTools, task, maxTurns: 6 }));
+await model.dispose();
+const loop = loopRatios(demoRuns);
+set("evaluatedOverAppended", loop.evaluatedOverAppended, "prompt tokens evaluated ÷ appended since the previous turn, turns 2+ of 3 demo runs");
+set("decodeStepsPerToken", 1, "one decode per emitted token: jump-forward over forced text is not implemented");
+set("overheadOverTurn", loop.overheadOverTurn, "render + grammar + checks + records ÷ turn wall time (prompt, sampling and tools excluded)");
+
+step("context length…");
+const long = await longOverShort(MODELS.tiny!);
+set("longContextOverShort.tiny", long.ratio, `ms/token after 2.8k prompt tokens ÷ after 50, flash attention off (on: ${long.flashAttentionOn.toFixed(2)})`);
+
+for (const name of ["tiny", "fixture"].filter((key) => MODELS[key])) {
+  step(`concurrency on ${name}…`);
+  set(`concurrent4OverSequential.${name}`, await concurrentOverSequential(MODELS[name]!, "exact"), "aggregate generated tokens/s, 4 runs at once ÷ one after another, exact decoding (turns)");
+  set(`concurrent4OverSequentialBatched.${name}`, await concurrentOverSequential(MODELS[name]!, "batched"), "the same with decoding: batched (results may differ from the runs alone)");
+}
+
+const width = Math.max(...rows.map(([key]) => key.length));
+console.log(`| ratio${" ".repeat(width - 5)} | value | anchor |\n| ${"-".repeat(width)} | --- | --- |`);
+for (const [key, value, anchor] of rows) console.log(`| ${key.padEnd(width)} | ${value} | ${anchor} |`);
+const directory = fileURLToPath(new URL("../out/", import.meta.url));
+await mkdir(directory, { recursive: true });
+const file = `${directory}ratios-${new Date().toISOString().replace(/[:.]/g, "-")}.json`;
+await writeFile(file, JSON.stringify(json, null, 2));
+console.log(file);
