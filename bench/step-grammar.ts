@@ -10,10 +10,10 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { Type } from "@sinclair/typebox";
-import { LlamaGrammarEvaluationState, type LlamaContextSequence, type LlamaGrammar, type Token } from "node-llama-cpp";
+import type { LlamaGrammar, Token } from "node-llama-cpp";
 import { buildStepSchema, compileGbnf, openModel, renderPrompt, type OpenedModel } from "../index.js";
 import { toNodeLlamaCppSchema } from "../runtime/history/documented-functions.js";
-import { JsonCompletionTracker } from "../runtime/model/llama/json-completion.js";
+import { decode, jsonClosed } from "./decode.js";
 import { validateAgainst } from "../schemas/validator-cache.js";
 
 const { values: options } = parseArgs({
@@ -38,30 +38,14 @@ interface Run {
   valid: boolean;
 }
 
-/** One decode with a stop rule; identical loop for every variant so only the grammar differs. */
-async function decode(opened: OpenedModel, prompt: Token[], grammar: LlamaGrammar | undefined, stop: (text: string) => boolean, maxTokens: number, seed: number): Promise<Run & { text: string }> {
-  const lease = await opened.sequences.acquire();
-  const sequence: LlamaContextSequence = lease.sequence;
-  await sequence.clearHistory();
-  await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1));
-  const tokens: Token[] = [];
-  const started = performance.now();
-  for await (const token of sequence.evaluate(prompt.slice(-1), {
-    temperature: 1,
-    seed,
-    grammarEvaluationState: grammar ? new LlamaGrammarEvaluationState({ model: opened.model, grammar }) : undefined,
-  })) {
-    tokens.push(token);
-    if (tokens.length >= maxTokens || stop(opened.model.detokenize(tokens))) break;
-  }
-  const ms = performance.now() - started;
-  lease.release();
-  const text = opened.model.detokenize(tokens);
+/** A decode of the shared loop, judged: did it produce a valid step? */
+async function sample(opened: OpenedModel, prompt: Token[], grammar: LlamaGrammar | undefined, stop: (piece: string) => boolean, max: number, seed: number): Promise<Run> {
+  const decoded = await decode(opened, prompt, { grammar, stop, max, temperature: 1, seed });
   let valid = false;
   try {
-    valid = validateAgainst(schema, JSON.parse(text)).length === 0;
+    valid = validateAgainst(schema, JSON.parse(decoded.text)).length === 0;
   } catch {}
-  return { tokens: tokens.length, ms, valid, text };
+  return { tokens: decoded.tokens.length, ms: decoded.ms, valid };
 }
 
 const summarise = (runs: Run[]) => {
@@ -80,17 +64,17 @@ for (const source of models) {
     ]);
     const ours = await llama.createGrammar({ grammar: compileGbnf(schema) });
     const theirs = await llama.createGrammarForJsonSchema(toNodeLlamaCppSchema(schema) as never);
-    const variants: Array<[string, LlamaGrammar | undefined, () => (text: string) => boolean, number]> = [
-      ["narrowgauge GBNF", ours, () => { const tracker = new JsonCompletionTracker(); let seen = 0; return (text) => { const done = tracker.push(text.slice(seen)) >= 0; seen = text.length; return done; }; }, 1024],
+    const variants: Array<[string, LlamaGrammar | undefined, () => (piece: string) => boolean, number]> = [
+      ["narrowgauge GBNF", ours, jsonClosed, 1024],
       // As LlamaChat runs it: its grammar ends in four newlines, its stop trigger.
-      ["node-llama-cpp JSON schema", theirs, () => (text) => text.endsWith("\n\n\n\n"), 1024],
+      ["node-llama-cpp JSON schema", theirs, () => { let tail = ""; return (piece) => (tail = (tail + piece).slice(-4)) === "\n\n\n\n"; }, 1024],
       ["unconstrained", undefined, () => () => false, 128],
     ];
     const rows: Array<[string, ReturnType<typeof summarise>]> = [];
     for (const [name, grammar, stopFactory, maxTokens] of variants) {
       if (threads === 2 && name !== "narrowgauge GBNF") continue; // the thread comparison needs one variant
       const runs: Run[] = [];
-      for (let seed = 1; seed <= samples; seed++) runs.push(await decode(opened, prompt, grammar, stopFactory(), maxTokens, seed));
+      for (let seed = 1; seed <= samples; seed++) runs.push(await sample(opened, prompt, grammar, stopFactory(), maxTokens, seed));
       rows.push([name, summarise(runs)]);
     }
     const label = source.startsWith("tiny") ? `built-in tiny model (${source})` : source.split("/").pop();

@@ -116,7 +116,7 @@ export interface Guard {
   checkFinal?(state: RunState, view: View, answer: string, profile: GuardProfile): FinalVerdict | null;
 }
 
-/** Declares a guard; the identity function, for type checking and readability. */
+/** Declares a guard: checks its shape at compile time and freezes a copy. */
 export function defineGuard(guard: Guard): Guard {
   return Object.freeze({ ...guard });
 }

@@ -5,7 +5,7 @@
  */
 
 /** Shared terminal rules, emitted once at the end when referenced. */
-export const PRIMITIVE_RULES: Record<string, string> = {
+const PRIMITIVE_RULES: Record<string, string> = {
   // Any code point but the quote, the backslash, C0 controls, and U+FFFD
   // (kept out so that a U+FFFD in decoded output can only mean invalid UTF-8).
   // Surrogates and values past U+10FFFF are excluded too: llama.cpp's grammar

@@ -4,7 +4,7 @@ import { buildStepSchema, compileGbnf, openModel, renderPrompt, runAgent, llamaM
 import { toNodeLlamaCppSchema } from "../../runtime/history/documented-functions.js";
 import { defaultThreads } from "../../runtime/model/llama/threads.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
-import { decode, msPerToken, skeletonTokens, type Decoded } from "./decode.js";
+import { decode, msPerToken, skeletonTokens, type Decoded } from "../decode.js";
 
 export const STEP_SCHEMA = buildStepSchema({ tools: weatherTools, thoughtMaxLength: 120, answerMaxLength: 160 });
 const SEEDS = [1, 2, 3, 4];

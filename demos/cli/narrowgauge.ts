@@ -21,7 +21,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
-  const run = addAgentFlags(addModelFlags(program.command("run"), "tiny"))
+  addAgentFlags(addModelFlags(program.command("run"), "tiny"))
     .description("run an agent over the tools a module exports, on one task")
     .requiredOption("--tools <module>", "a .ts or .js module exporting tools made with defineTool (TypeScript loads without a build step)")
     .option("--json", "print the result object as JSON on stdout, and nothing else")
@@ -32,7 +32,6 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       const tools = await loadTools(flags.tools);
       code = await runAndReport({ flags, tools, task, defaultModel: "tiny" });
     });
-  void run;
 
   addAgentFlags(addModelFlags(program.command("demo")))
     .description(`the reference task ("${WEATHER_TASK}") over the demo's weather tools`)

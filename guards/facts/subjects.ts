@@ -13,7 +13,7 @@ export function subjectDomains(tool: ToolInfo): Array<{ param: string; domain: s
 }
 
 /** Every name the tools know: the values of every subject parameter, each once. */
-export function knownNames(state: Pick<RunState, "tools">): string[] {
+function knownNames(state: Pick<RunState, "tools">): string[] {
   return [...new Set(state.tools.flatMap((tool) => subjectDomains(tool).flatMap(({ domain }) => domain)))];
 }
 

@@ -2,8 +2,7 @@ import type { ChatHistoryItem } from "node-llama-cpp";
 import { feedbackItem } from "../history/history-items.js";
 import type { ModelSession } from "../model/model-port.js";
 import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
-import { createRunContext, withinContext, type RunContext } from "./run-context.js";
-import { RunRecorder } from "./run-recorder.js";
+import { createRunContext, questionRecorder, questionState, withinContext, type RunContext } from "./run-context.js";
 import type { RunEvent, RunResult } from "./run-types.js";
 import { endOnFailure, runTurns } from "./run-turns.js";
 
@@ -78,11 +77,10 @@ function nextQuestion(context: RunContext, config: RunContext["config"]): void {
     tasks: [...state.earlier.tasks, state.task],
     calls: [...state.earlier.calls, ...state.calls.filter((call) => call.check === "ok")],
   };
-  Object.assign(state, { task: config.task, maxTurns: config.maxTurns, turn: 1, calls: [], finalRejections: 0, stalled: false, fresh: null, nudged: false });
-  state.requireTool = config.profile.finalHidden && config.requireTool === "always";
+  Object.assign(state, questionState(config));
   context.config = config;
   context.notesGiven.clear();
   context.gateBudget = config.gateBudget;
   context.history.push(feedbackItem(config.task));
-  context.run = new RunRecorder(config.task, config.model.description, { profile: config.profileName, requireTool: state.requireTool }, config.onEvent);
+  context.run = questionRecorder(config, state.requireTool);
 }

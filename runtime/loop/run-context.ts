@@ -44,13 +44,10 @@ export function withinContext(session: ModelSession, contextSize: number | null)
   };
 }
 
-/** Builds a run's context. Throws only for configuration errors (duplicate or reserved tool names, unsupported schemas). */
-export function createRunContext(config: RunConfig): RunContext {
-  const registry = new ToolRegistry(config.tools);
-  const requireTool = config.profile.finalHidden && config.requireTool === "always";
-  const state: RunState = {
+/** The part of the run state that belongs to one question: a run, or one ask of a conversation. */
+export function questionState(config: RunConfig): Pick<RunState, "task" | "maxTurns" | "turn" | "calls" | "finalRejections" | "stalled" | "fresh" | "nudged" | "requireTool"> {
+  return {
     task: config.task,
-    earlier: { tasks: [], calls: [] },
     maxTurns: config.maxTurns,
     turn: 1,
     calls: [],
@@ -58,7 +55,21 @@ export function createRunContext(config: RunConfig): RunContext {
     stalled: false,
     fresh: null,
     nudged: false,
-    requireTool,
+    requireTool: config.profile.finalHidden && config.requireTool === "always",
+  };
+}
+
+/** The recorder of one question's turns and result. */
+export function questionRecorder(config: RunConfig, requireTool: boolean): RunRecorder {
+  return new RunRecorder(config.task, config.model.description, { profile: config.profileName, requireTool }, config.onEvent);
+}
+
+/** Builds a run's context. Throws only for configuration errors (duplicate or reserved tool names, unsupported schemas). */
+export function createRunContext(config: RunConfig): RunContext {
+  const registry = new ToolRegistry(config.tools);
+  const state: RunState = {
+    ...questionState(config),
+    earlier: { tasks: [], calls: [] },
     disabled: config.disabledTools,
     tools: registry.names.map((tool) => ({ ...registry.get(tool)!, name: tool })),
   };
@@ -69,7 +80,7 @@ export function createRunContext(config: RunConfig): RunContext {
     history: initialHistory(config.system, config.task),
     notesGiven: new Set(),
     state,
-    run: new RunRecorder(config.task, config.model.description, { profile: config.profileName, requireTool }, config.onEvent),
+    run: questionRecorder(config, state.requireTool),
     gateBudget: config.gateBudget,
     session: NOT_OPEN,
   };

@@ -17,7 +17,7 @@ const STATUS: Record<RunEndReason, RunStatus> = {
 const FAILURE_CODES = new Set<string>(["context-overflow", "script-exhausted", "grammar-rejected"]);
 
 /** A model failure as data, its code from the closed set whatever the backend threw. */
-export function modelFailure(error: unknown): { code: ModelFailureCode; message: string } {
+function modelFailure(error: unknown): { code: ModelFailureCode; message: string } {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string" && FAILURE_CODES.has(code)) return { code: code as ModelFailureCode, message };

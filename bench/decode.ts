@@ -1,6 +1,6 @@
 import { LlamaGrammarEvaluationState, type LlamaGrammar, type Token } from "node-llama-cpp";
-import type { OpenedModel } from "../../index.js";
-import { JsonCompletionTracker } from "../../runtime/model/llama/json-completion.js";
+import type { OpenedModel } from "../index.js";
+import { JsonCompletionTracker } from "../runtime/model/llama/json-completion.js";
 
 export interface Decoded {
   tokens: Token[];
@@ -8,19 +8,30 @@ export interface Decoded {
   ms: number;
 }
 
+/** A stop rule fed each token's text as it comes: here, the top-level JSON value has closed. */
+export function jsonClosed(): (piece: string) => boolean {
+  const tracker = new JsonCompletionTracker();
+  return (piece) => tracker.push(piece) >= 0;
+}
+
 /**
  * One decode from a fresh sequence state: the prompt evaluated, then tokens
- * sampled (under the grammar when given) until the JSON closes or `max`. The
- * same loop for every variant, so only what is measured differs.
+ * sampled (under the grammar when given) until `stop` says so (default: the
+ * JSON closes, under a grammar) or `max`. The same loop for every variant, so
+ * only what is measured differs.
  */
-export async function decode(opened: OpenedModel, prompt: Token[], options: { grammar?: LlamaGrammar; max: number; temperature: number; seed: number }): Promise<Decoded> {
+export async function decode(
+  opened: OpenedModel,
+  prompt: Token[],
+  options: { grammar?: LlamaGrammar; max: number; temperature: number; seed: number; stop?: (piece: string) => boolean },
+): Promise<Decoded> {
+  const stop = options.stop ?? (options.grammar ? jsonClosed() : () => false);
   const lease = await opened.sequences.acquire();
   try {
     const sequence = lease.sequence;
     await sequence.clearHistory();
     await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1));
     const tokens: Token[] = [];
-    const tracker = new JsonCompletionTracker();
     const started = performance.now();
     for await (const token of sequence.evaluate(prompt.slice(-1), {
       temperature: options.temperature,
@@ -28,7 +39,7 @@ export async function decode(opened: OpenedModel, prompt: Token[], options: { gr
       grammarEvaluationState: options.grammar ? new LlamaGrammarEvaluationState({ model: opened.model, grammar: options.grammar }) : undefined,
     })) {
       tokens.push(token);
-      if (tokens.length >= options.max || (options.grammar && tracker.push(opened.model.detokenize([token], false, tokens.slice(-8, -1))) >= 0)) break;
+      if (tokens.length >= options.max || stop(opened.model.detokenize([token], false, tokens.slice(-8, -1)))) break;
     }
     return { tokens, text: opened.model.detokenize(tokens), ms: performance.now() - started };
   } finally {
