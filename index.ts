@@ -25,6 +25,12 @@ export { loadModel, llamaModelPort, type LlamaModelPort } from "./runtime/model/
 export { openModel, type ModelSource, type OpenModelOptions, type OpenedModel } from "./runtime/model/llama/open-model.js";
 export { ModelFileNotFoundError, ModelLoadError } from "./runtime/model/llama/model-errors.js";
 export { ModelDownloadError, type DownloadOptions } from "./runtime/model/llama/model-download.js";
+export { connectServer, type ConnectServerOptions, type RemoteModelPort } from "./runtime/model/remote/remote-model.js";
+export type { ServerInfo } from "./runtime/model/remote/trust-checks.js";
+export { ServerError, ServerTrustError, ServerVocabularyError, type ServerFailureKind, type TrustCheck } from "./runtime/model/remote/server-errors.js";
+export { buildLlamaServer, ServerBuildError, type BuildServerOptions } from "./runtime/model/remote/llama-server-build.js";
+export { startLlamaServer, ServerStartError, type RunningServer, type StartServerOptions } from "./runtime/model/remote/llama-server-process.js";
+export { isServerUrl } from "./runtime/model/llama/model-download.js";
 export { GrammarRejectedError } from "./runtime/model/llama/llama-grammar-cache.js";
 export type { GenerateRequest, GenerationStopReason, ModelDescription, ModelPort, ModelSession, PortGeneration } from "./runtime/model/model-port.js";
 export { ContextOverflowError } from "./runtime/model/context-overflow.js";

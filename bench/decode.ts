@@ -28,7 +28,7 @@ export async function decode(
   const stop = options.stop ?? (options.grammar ? jsonClosed() : () => false);
   const lease = await opened.sequences.acquire();
   try {
-    const sequence = lease.sequence;
+    const sequence = lease.item;
     await sequence.clearHistory();
     await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1));
     const tokens: Token[] = [];

@@ -7,6 +7,7 @@ import { addAgentFlags, addModelFlags, UsageError, type FlagValues } from "./age
 import { loadTools } from "./load-tools.js";
 import { probeCommand } from "./probe-command.js";
 import { EXIT, runAndReport } from "./run-command.js";
+import { serverCommand } from "./server-command.js";
 import { spyCommand } from "./spy-command.js";
 import { traceCommand } from "./trace-command.js";
 
@@ -48,6 +49,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   probeCommand(addModelFlags(program.command("probe"), "tiny"), (result) => (code = result));
   spyCommand(addAgentFlags(addModelFlags(program.command("spy"), "tiny")), (result) => (code = result));
   traceCommand(program.command("trace"), (result) => (code = result));
+  serverCommand(program.command("server"), (result) => (code = result));
 
   try {
     await program.parseAsync(argv);

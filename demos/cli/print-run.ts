@@ -29,7 +29,8 @@ export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint;
     switch (event.type) {
       case "run-start":
         write(`Task: ${event.task}`);
-        write(`Model: ${event.model.name} (${event.model.wrapper} format, ${event.model.threads} thread(s))`);
+        const where = event.model.server ? `served by ${event.model.server.urls.join(", ")}, llama-server ${event.model.server.builds.join(", ")}` : `${event.model.threads} thread(s)`;
+        write(`Model: ${event.model.name} (${event.model.wrapper} format, ${where})`);
         if (event.model.builtIn) write(paint.dim("        built-in tiny model: random weights, so its thoughts and answers are gibberish; only the grammar keeps it on the rails."));
         return;
       case "text": {

@@ -38,6 +38,14 @@ export function probeCommand(command: Command, done: (code: number) => void): Co
       for (const id of wanted ?? []) if (!all.some((scenario) => scenario.id === id)) throw new UsageError(`unknown scenario ${id}; known: ${all.map((scenario) => scenario.id).join(", ")}`);
       const model = await loadCliModel(flags.model ?? "tiny", flags);
       if (!model) return done(EXIT.usage);
+      if (!("opened" in model) && architectures.includes("P")) {
+        if (flags.arch !== ARCHITECTURES.join(",")) {
+          await model.dispose();
+          throw new UsageError("architecture P runs node-llama-cpp's own loop in this process; it cannot run on a server");
+        }
+        architectures.splice(architectures.indexOf("P"), 1);
+        process.stderr.write("probe: P (node-llama-cpp's own loop) needs the model in this process; running A, B and C on the server.\n");
+      }
       const progress = progressLine();
       const started = performance.now();
       try {

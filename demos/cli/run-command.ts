@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import { loadModel, runAgent, type LlamaModelPort, type RunAgentOptions, type Tool } from "../../index.js";
+import { connectServer, isServerUrl, loadModel, runAgent, type LlamaModelPort, type RemoteModelPort, type RunAgentOptions, type Tool } from "../../index.js";
 import { renderTrace } from "../trace/render-trace.js";
 import { agentOptions, modelOptions, type FlagValues } from "./agent-flags.js";
 import { printSummary, runPrinter } from "./print-run.js";
@@ -18,9 +18,14 @@ export interface RunRequest {
   defaults?: Partial<RunAgentOptions>;
 }
 
-/** Loads the model a command asked for; on failure says why on stderr and returns null (the command exits 2). */
-export async function loadCliModel(source: string, flags: FlagValues): Promise<LlamaModelPort | null> {
+/** A model in this process, or one served by llama-servers. */
+export type CliModel = LlamaModelPort | RemoteModelPort;
+
+/** Loads the model a command asked for (a server URL connects); on failure says why on stderr and returns null (the command exits 2). */
+export async function loadCliModel(source: string, flags: FlagValues): Promise<CliModel | null> {
   try {
+    const urls = source.split(",").map((url) => url.trim());
+    if (urls.every(isServerUrl)) return await connectServer(urls, { vocabulary: flags.vocabulary });
     return await loadModel(source, modelOptions(flags));
   } catch (error) {
     process.stderr.write(`Cannot load the model: ${(error as Error).message}\n`);

@@ -37,7 +37,7 @@ export async function runPeerBaseline(options: PeerRunOptions): Promise<{ result
   // A sequence of its own for the run, as runAgent's runs have.
   const lease = await model.opened.sequences.acquire(signal).catch(() => null);
   if (!lease) return { result: new PeerRecorder(task, model.description, options.onEvent).end("aborted"), inventedToolNames: [] };
-  const { sequence } = lease;
+  const sequence = lease.item;
   const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: model.chatWrapper, autoDisposeSequence: false });
   const run = new PeerRecorder(task, model.description, options.onEvent);
   const invented = new Set<string>();

@@ -1,14 +1,20 @@
 import { stat } from "node:fs/promises";
-import { GgufFileType } from "node-llama-cpp";
-import { runAgent, type LlamaModelPort, type ProfileName, type RunEvent, type RunResult } from "../../index.js";
+import { GgufFileType, type LlamaModel } from "node-llama-cpp";
+import { runAgent, type LlamaModelPort, type ProfileName, type RemoteModelPort, type RunEvent, type RunResult } from "../../index.js";
 import { runPeerBaseline } from "./peer-baseline.js";
 import { toolsFor } from "./probe-tools.js";
 import { probeRun, summarise, type Architecture, type ProbeModel, type ProbeReport, type ProbeRun } from "./report.js";
 import type { Scenario } from "./scenario.js";
 import { scoreRun } from "./score.js";
 
+/** The probe runs on a model in this process or on llama-servers (P, node-llama-cpp's own loop, needs one in process). */
+export type ProbeTarget = LlamaModelPort | RemoteModelPort;
+
+/** node-llama-cpp's model object: the loaded model, or the served model's local vocabulary copy. */
+const ggufOf = (model: ProbeTarget): LlamaModel => ("opened" in model ? model.opened.model : model.vocabulary);
+
 export interface ProbeOptions {
-  model: LlamaModelPort;
+  model: ProbeTarget;
   scenarios: readonly Scenario[];
   architectures: readonly Architecture[];
   /** C's guard profile. Defaults to the profile for the model's size. */
@@ -23,38 +29,41 @@ export interface ProbeOptions {
 }
 
 /** The GGUF's quantisation: its declared file type, or the tensor types when it declares none. */
-function quantisation(model: LlamaModelPort): string {
-  const fileType = model.opened.model.fileInfo.metadata.general?.file_type;
+function quantisation(model: ProbeTarget): string {
+  const fileType = ggufOf(model).fileInfo.metadata.general?.file_type;
   if (fileType !== undefined) return GgufFileType[fileType] ?? `file type ${fileType}`;
-  const tensors = model.opened.model.fileInfo.fullTensorInfo ?? [];
+  const tensors = ggufOf(model).fileInfo.fullTensorInfo ?? [];
   return tensors.every((tensor) => tensor.ggmlType === 0) ? "F32" : "mixed";
 }
 
-export async function describeProbeModel(model: LlamaModelPort, sampling?: ProbeModel["sampling"]): Promise<ProbeModel> {
+export async function describeProbeModel(model: ProbeTarget, sampling?: ProbeModel["sampling"]): Promise<ProbeModel> {
   const preset = model.description.sampling;
+  const file = ggufOf(model).filename ?? model.description.file ?? "";
   return {
     name: model.description.name,
-    file: model.opened.file,
+    file,
     wrapper: model.description.wrapper,
-    threads: model.opened.threads,
+    threads: model.description.threads,
+    ...(model.description.server ? { server: model.description.server } : {}),
     sampling: sampling ?? { family: preset.family, source: preset.source, ...preset.sampling },
     parameters: model.description.parameters,
-    sizeBytes: (await stat(model.opened.file)).size,
+    sizeBytes: (await stat(file)).size,
     quantisation: quantisation(model),
     builtIn: model.description.builtIn,
   };
 }
 
 /** Runs one scenario under one architecture: A, B and C are runAgent options; P is node-llama-cpp's own loop. */
-export async function runScenario(model: LlamaModelPort, scenario: Scenario, arch: Architecture, options: Pick<ProbeOptions, "profile" | "spy"> & { sampling: ProbeModel["sampling"]; onEvent?: (event: RunEvent) => void }): Promise<ProbeRun> {
+export async function runScenario(model: ProbeTarget, scenario: Scenario, arch: Architecture, options: Pick<ProbeOptions, "profile" | "spy"> & { sampling: ProbeModel["sampling"]; onEvent?: (event: RunEvent) => void }): Promise<ProbeRun> {
   const { family: _family, source: _source, ...sampling } = options.sampling;
   const common = { model, task: scenario.task, maxTurns: scenario.maxTurns, sampling, spy: options.spy, onEvent: options.onEvent };
   let result: RunResult;
   let inventedToolNames: string[] = [];
   if (arch === "P") {
+    if (!("opened" in model)) throw new RangeError("architecture P runs node-llama-cpp's own loop, which needs the model in this process, not on a server");
     // The peer loop has no notion of a switched-off tool: it is simply not given one.
     const tools = toolsFor(scenario).filter((tool) => !scenario.disabled?.includes(tool.name as never));
-    ({ result, inventedToolNames } = await runPeerBaseline({ ...common, tools }));
+    ({ result, inventedToolNames } = await runPeerBaseline({ ...common, model, tools }));
   } else {
     const architecture = {
       A: { profile: "sub1b" as const, history: "digest" as const, twoPhase: true },

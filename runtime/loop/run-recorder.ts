@@ -14,7 +14,7 @@ const STATUS: Record<RunEndReason, RunStatus> = {
   aborted: "aborted",
 };
 
-const FAILURE_CODES = new Set<string>(["context-overflow", "script-exhausted", "grammar-rejected"]);
+const FAILURE_CODES = new Set<string>(["context-overflow", "script-exhausted", "grammar-rejected", "server-failed"]);
 
 /** A model failure as data, its code from the closed set whatever the backend threw. */
 function modelFailure(error: unknown): { code: ModelFailureCode; message: string } {

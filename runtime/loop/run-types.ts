@@ -26,10 +26,11 @@ export type RunEndReason = "final-answer" | "max-turns" | "stalled" | "context-o
 /**
  * Why the model could not be run, a closed set: the prompt did not fit the
  * context, the scripted model ran out of outputs, llama.cpp refused the
- * grammar, the model was disposed under the run, or the generation failed in
- * the backend (a message says how).
+ * grammar, the model was disposed under the run, a llama-server could not be
+ * reached or answered wrongly (killed, timed out, garbage), or the generation
+ * failed in the backend (a message says how).
  */
-export type ModelFailureCode = "context-overflow" | "script-exhausted" | "grammar-rejected" | "model-disposed" | "generation-failed";
+export type ModelFailureCode = "context-overflow" | "script-exhausted" | "grammar-rejected" | "model-disposed" | "server-failed" | "generation-failed";
 
 export interface ToolCallRecord {
   name: string;

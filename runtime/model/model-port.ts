@@ -22,6 +22,8 @@ export interface ModelDescription {
   contextSize: number | null;
   /** How many sessions (runs) can hold the model at once, more waiting their turn; null when unlimited. */
   sessions: number | null;
+  /** For a model served by llama-server: the servers' URLs and their builds (absent in process). */
+  server?: { urls: string[]; builds: string[] };
 }
 
 export interface GenerateRequest {

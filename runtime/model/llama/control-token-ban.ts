@@ -3,26 +3,38 @@ import { TokenBias, type LlamaModel } from "node-llama-cpp";
 /** llama.cpp token types (llama_token_type) that never belong inside generated JSON. */
 const BANNED_TYPES = new Set([2 /* unknown */, 3 /* control */, 5 /* unused */]);
 
-const cache = new WeakMap<LlamaModel, TokenBias | null>();
+const idCache = new WeakMap<LlamaModel, readonly number[] | null>();
+const biasCache = new WeakMap<LlamaModel, TokenBias | null>();
+
+/**
+ * The control, unknown and unused tokens of a model, end-of-generation tokens
+ * excepted (the grammar allows those only once it is complete); null when the
+ * GGUF lists no token types.
+ */
+export function controlTokenIds(model: LlamaModel): readonly number[] | null {
+  if (!idCache.has(model)) {
+    const types = model.fileInfo.metadata.tokenizer?.ggml?.token_type as readonly number[] | undefined;
+    idCache.set(model, types ? [...types.entries()].filter(([token, type]) => BANNED_TYPES.has(type) && !model.isEogToken(token as never)).map(([token]) => token) : null);
+  }
+  return idCache.get(model) ?? null;
+}
 
 /**
  * A token bias that makes control tokens unsampleable. llama.cpp's grammar
  * checks a control token by its text ("<s>" is three characters a string may
  * hold), but detokenizing without special tokens drops it, so a random model
  * that wrote `"<s>"` into a `minLength: 2` string produced an empty one
- * (found by the random-schema property test). End-of-generation tokens are
- * exempt (node-llama-cpp ignores "never" for them); the grammar already
- * allows them only once it is complete.
+ * (found by the random-schema property test).
  */
 export function controlTokenBan(model: LlamaModel): TokenBias | undefined {
-  if (!cache.has(model)) {
-    const types = model.fileInfo.metadata.tokenizer?.ggml?.token_type as readonly number[] | undefined;
+  if (!biasCache.has(model)) {
+    const ids = controlTokenIds(model);
     let bias: TokenBias | null = null;
-    if (types) {
+    if (ids) {
       bias = new TokenBias(model.tokenizer);
-      for (const [token, type] of types.entries()) if (BANNED_TYPES.has(type)) bias.set(token as never, "never");
+      for (const token of ids) bias.set(token as never, "never");
     }
-    cache.set(model, bias);
+    biasCache.set(model, bias);
   }
-  return cache.get(model) ?? undefined;
+  return biasCache.get(model) ?? undefined;
 }

@@ -1,8 +1,9 @@
+import type { LlamaContextSequence } from "node-llama-cpp";
 import type { GenerateRequest, ModelSession, PortGeneration } from "../model-port.js";
 import { generateUnderGrammar } from "./generate-under-grammar.js";
 import { llamaGrammar } from "./llama-grammar-cache.js";
 import type { OpenedModel } from "./open-model.js";
-import type { SequenceLease } from "./sequence-pool.js";
+import type { Lease } from "../lease-pool.js";
 
 /** What a generation returns when the caller's signal fired before it finished. */
 export const abortedGeneration = (request: GenerateRequest, started: number): PortGeneration => ({
@@ -33,7 +34,7 @@ function whenAborted(signal: AbortSignal | undefined): { fired: Promise<"aborted
  * the background, and the sequence is used again (or given back) only after
  * it has.
  */
-export function llamaSession(opened: OpenedModel, lease: SequenceLease): ModelSession {
+export function llamaSession(opened: OpenedModel, lease: Lease<LlamaContextSequence>): ModelSession {
   let busy: Promise<unknown> = Promise.resolve();
   return {
     async generate(request) {
@@ -41,7 +42,7 @@ export function llamaSession(opened: OpenedModel, lease: SequenceLease): ModelSe
       await busy;
       const grammar = await llamaGrammar(opened.llama, request.gbnf);
       const work = opened.decoding.run(() =>
-        generateUnderGrammar(lease.sequence, {
+        generateUnderGrammar(lease.item, {
           prompt: request.prompt as never[],
           grammar,
           maxTokens: request.maxTokens,

@@ -1,7 +1,7 @@
 import { samplingPresetFor } from "../sampling-presets.js";
 import type { ModelPort } from "../model-port.js";
 import { abortedGeneration, llamaSession } from "./llama-session.js";
-import { SequenceWaitAbortedError } from "./sequence-pool.js";
+import { LeaseWaitAbortedError } from "../lease-pool.js";
 import { openModel, type OpenModelOptions, type OpenedModel } from "./open-model.js";
 
 export interface LlamaModelPort extends ModelPort {
@@ -41,7 +41,7 @@ export function llamaModelPort(opened: OpenedModel): LlamaModelPort {
     async generate(request) {
       const started = performance.now();
       const lease = await opened.sequences.acquire(request.signal).catch((error: unknown) => {
-        if (error instanceof SequenceWaitAbortedError) return null;
+        if (error instanceof LeaseWaitAbortedError) return null;
         throw error;
       });
       if (!lease) return abortedGeneration(request, started);

@@ -11,7 +11,17 @@ export class ModelDownloadError extends NarrowgaugeError {
   }
 }
 
-export const isModelUri = (source: string): boolean => /^(hf:|huggingface:|https?:\/\/)/.test(source);
+/** An http(s) URL whose path is not a .gguf file: a llama-server to connect to, not a model to download. */
+export function isServerUrl(source: string): boolean {
+  if (!/^https?:\/\//i.test(source)) return false;
+  try {
+    return !new URL(source).pathname.toLowerCase().endsWith(".gguf");
+  } catch {
+    return false;
+  }
+}
+
+export const isModelUri = (source: string): boolean => /^(hf:|huggingface:)/.test(source) || (/^https?:\/\//i.test(source) && !isServerUrl(source));
 
 export interface DownloadOptions {
   /** Where downloads are kept. Defaults to `<narrowgauge cache>/models`. */

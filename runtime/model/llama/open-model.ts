@@ -6,11 +6,12 @@ import {
   type Llama,
   type LlamaContext,
   type LlamaModel,
+  type LlamaContextSequence,
 } from "node-llama-cpp";
-import { downloadModel, isModelUri, type DownloadOptions } from "./model-download.js";
+import { LeasePool } from "../lease-pool.js";
+import { downloadModel, isModelUri, isServerUrl, type DownloadOptions } from "./model-download.js";
 import { ModelFileNotFoundError, ModelLoadError } from "./model-errors.js";
 import { OneAtATime } from "./one-at-a-time.js";
-import { SequencePool } from "./sequence-pool.js";
 import { defaultSequences, defaultThreads } from "./threads.js";
 import { DEFAULT_TINY_MODEL_SEED, tinyModelFile } from "../tiny/tiny-model-file.js";
 
@@ -79,7 +80,7 @@ export interface OpenedModel {
   readonly model: LlamaModel;
   readonly context: LlamaContext;
   /** The context's sequences, lent to one run (or one generation) at a time. */
-  readonly sequences: SequencePool;
+  readonly sequences: LeasePool<LlamaContextSequence>;
   /** How generations on the context's sequences share it: in turns (OneAtATime, exact), or all at once (batched). */
   readonly decoding: Pick<OneAtATime, "run">;
   /** The chat wrapper node-llama-cpp resolves from the GGUF's template and metadata. */
@@ -102,7 +103,7 @@ const MIN_DEFAULT_CONTEXT = 1024;
 const sharedLlamas = new Map<string, Promise<Llama>>();
 
 /** The process-wide llama.cpp binding, loaded once per GPU choice. */
-function defaultLlama(gpu: OpenModelOptions["gpu"] = "auto"): Promise<Llama> {
+export function defaultLlama(gpu: OpenModelOptions["gpu"] = "auto"): Promise<Llama> {
   const key = String(gpu);
   if (!sharedLlamas.has(key)) sharedLlamas.set(key, getLlama({ build: "never", gpu }));
   return sharedLlamas.get(key)!;
@@ -114,6 +115,7 @@ async function resolveFile(source: ModelSource, download: DownloadOptions | unde
   if (typeof source === "object") return { file: await tinyModelFile(source.tiny), builtIn: true };
   const tiny = TINY_SOURCE.exec(source);
   if (tiny) return { file: await tinyModelFile(tiny[1] === undefined ? DEFAULT_TINY_MODEL_SEED : Number(tiny[1])), builtIn: true };
+  if (isServerUrl(source)) throw new ModelLoadError(source, new Error("this is a server's address, not a model file: use connectServer(url) for a llama-server"));
   if (isModelUri(source)) return { file: await downloadModel(source, download), builtIn: false };
   const info = await stat(source).catch(() => null);
   if (!info?.isFile()) throw new ModelFileNotFoundError(source, info?.isDirectory() ?? false);
@@ -153,7 +155,12 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
       llama,
       model,
       context,
-      sequences: new SequencePool(context),
+      sequences: new LeasePool({
+        size: context.totalSequences,
+        create: () => (context.sequencesLeft > 0 ? context.getSequence() : undefined),
+        usable: (sequence) => !sequence.disposed,
+        what: "context sequence",
+      }),
       decoding: options.decoding === "batched" ? ALL_AT_ONCE : new OneAtATime(),
       chatWrapper,
       async dispose() {

@@ -32,7 +32,7 @@ export async function sampleValue<Value = unknown>(opened: OpenedModel, options:
   let generation: Generation;
   try {
     generation = await opened.decoding.run(() =>
-      generateUnderGrammar(lease.sequence, {
+      generateUnderGrammar(lease.item, {
         prompt: options.prompt,
         grammar,
         maxTokens: options.maxTokens ?? 1024,

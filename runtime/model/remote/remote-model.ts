@@ -1,0 +1,150 @@
+import { stat } from "node:fs/promises";
+import { basename } from "node:path";
+import { resolveChatWrapper, type Llama, type LlamaModel } from "node-llama-cpp";
+import { LeasePool, LeaseWaitAbortedError } from "../lease-pool.js";
+import type { ModelPort } from "../model-port.js";
+import { samplingPresetFor } from "../sampling-presets.js";
+import { controlTokenIds } from "../llama/control-token-ban.js";
+import { ModelLoadError } from "../llama/model-errors.js";
+import { defaultLlama } from "../llama/open-model.js";
+import { ServerVocabularyError } from "./server-errors.js";
+import { abortedRemoteGeneration, remoteSession, type ServerSlot, type SlotRequestSettings } from "./remote-session.js";
+import { checkServer, readServerInfo, type ServerInfo } from "./trust-checks.js";
+
+export interface ConnectServerOptions {
+  /**
+   * A local copy of the served GGUF, read for its vocabulary and chat
+   * template only (no weights are loaded): prompts are rendered and
+   * tokenized here exactly as in process. Defaults to the path the server
+   * reports, which exists here when the server runs on this machine.
+   */
+  vocabulary?: string;
+  /** Longest wait for a server to answer a request or start a step's stream, in ms. Default 60 000 (a long prompt on a slow server). */
+  answerMs?: number;
+  /** Longest silence between two streamed tokens, in ms. Default 30 000. */
+  idleMs?: number;
+  /** Longest wait for the checks made on connecting, per request, in ms. Default 10 000. */
+  connectMs?: number;
+  /** Refuse servers whose slots hold fewer tokens than this. Default 1024. */
+  minSlotContext?: number;
+  llama?: Llama;
+}
+
+/** A model served by one or more llama-servers, as the loop sees any model. */
+export interface RemoteModelPort extends ModelPort {
+  /** What each server said about itself on connecting (all passed the checks). */
+  readonly servers: readonly ServerInfo[];
+  /** node-llama-cpp's vocabulary-only load of the local GGUF copy (tokenizer, template, metadata; no weights). */
+  readonly vocabulary: LlamaModel;
+  /** Slots in use right now, per server URL. */
+  busySlots(): Record<string, number>;
+  dispose(): Promise<void>;
+}
+
+const DEFAULTS = { answerMs: 60_000, idleMs: 30_000, connectMs: 10_000, minSlotContext: 1024 };
+
+const normalise = (url: string) => url.replace(/\/+$/, "");
+
+async function loadVocabulary(llama: Llama, path: string, serverPath: string): Promise<LlamaModel> {
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) throw new ServerVocabularyError(path, serverPath);
+  try {
+    return await llama.loadModel({ modelPath: path, vocabOnly: true });
+  } catch (error) {
+    throw new ModelLoadError(path, error);
+  }
+}
+
+/**
+ * Connects to llama-servers serving one model (a URL, or several to spread
+ * runs over), checks each one (see checkServer), and returns a model port
+ * that runAgent takes like a local model. Each run holds one slot of one
+ * server for its whole life (its KV cache is reused turn to turn); runs are
+ * placed on the server with the fewest busy slots.
+ */
+export async function connectServer(urls: string | readonly string[], options: ConnectServerOptions = {}): Promise<RemoteModelPort> {
+  const settings = { ...DEFAULTS, ...options };
+  const list = (typeof urls === "string" ? urls.split(",") : [...urls]).map((url) => normalise(url.trim())).filter(Boolean);
+  if (list.length === 0) throw new RangeError("connectServer needs at least one server URL");
+  const servers = await Promise.all(list.map((url) => readServerInfo(url, settings.connectMs)));
+  const first = servers[0]!;
+  const llama = options.llama ?? (await defaultLlama(false));
+  const vocabulary = await loadVocabulary(llama, options.vocabulary ?? first.modelPath, first.modelPath);
+  const client = {
+    size: vocabulary.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0,
+    tokenize: (text: string) => withBos(vocabulary, vocabulary.tokenize(text, true)),
+  };
+  try {
+    await Promise.all(servers.map((server) => checkServer(server, client, settings.minSlotContext, settings.connectMs)));
+  } catch (error) {
+    await vocabulary.dispose();
+    throw error;
+  }
+  return remotePort(servers, vocabulary, settings);
+}
+
+/** The tokens the runtime's prompts start with: BOS when the model adds one. */
+function withBos(model: LlamaModel, tokens: readonly number[]): number[] {
+  const bos = model.tokens.bos;
+  return model.tokens.shouldPrependBosToken && bos !== null && tokens[0] !== bos ? [bos, ...tokens] : [...tokens];
+}
+
+function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, settings: typeof DEFAULTS): RemoteModelPort {
+  const slots: ServerSlot[] = servers.flatMap((server) => Array.from({ length: server.slots }, (_, id) => ({ url: server.url, id, contextSize: server.slotContext })));
+  const unused = [...slots];
+  const busyOn = (url: string) => [...pool.busy].filter((slot) => slot.url === url).length;
+  /** Index of a slot on the server with the fewest busy slots; among equals, the first (or the last). */
+  const leastBusy = (candidates: readonly ServerSlot[], preferLast: boolean) =>
+    candidates.reduce((best, slot, index) => {
+      const [mine, theirs] = [busyOn(slot.url), busyOn(candidates[best]!.url)];
+      return mine < theirs || (mine === theirs && preferLast) ? index : best;
+    }, 0);
+  // Runs go to the least busy server, so concurrent runs spread over servers.
+  // Among free slots, the one used last is preferred: its cache may hold the shared prompt prefix.
+  const pool: LeasePool<ServerSlot> = new LeasePool<ServerSlot>({
+    size: slots.length,
+    create: () => (unused.length > 0 ? unused.splice(leastBusy(unused, false), 1)[0] : undefined),
+    choose: (free) => leastBusy(free, true),
+    what: "server slot",
+  });
+  const slotSettings: SlotRequestSettings = { answerMs: settings.answerMs, idleMs: settings.idleMs, bannedTokens: controlTokenIds(vocabulary) ?? [] };
+  const general = vocabulary.fileInfo.metadata.general;
+  const chatWrapper = resolveChatWrapper(vocabulary);
+  const first = servers[0]!;
+  return {
+    servers,
+    vocabulary,
+    chatWrapper,
+    description: {
+      name: general?.name ?? basename(first.modelPath),
+      file: first.modelPath,
+      wrapper: chatWrapper.wrapperName,
+      threads: null,
+      builtIn: /^narrowgauge tiny random/.test(general?.name ?? ""),
+      parameters: first.parameters,
+      sampling: samplingPresetFor({ architecture: general?.architecture, name: general?.name }),
+      contextSize: Math.min(...servers.map((server) => server.slotContext)),
+      sessions: slots.length,
+      server: { urls: servers.map((server) => server.url), builds: [...new Set(servers.map((server) => server.build))] },
+    },
+    tokenize: (text) => text.tokenize(vocabulary.tokenizer),
+    detokenizeForSpy: (tokens) => vocabulary.detokenize(tokens as never[], true),
+    openSession: async (signal) => remoteSession(await pool.acquire(signal), slotSettings),
+    async generate(request) {
+      const started = performance.now();
+      const lease = await pool.acquire(request.signal).catch((error: unknown) => {
+        if (error instanceof LeaseWaitAbortedError) return null;
+        throw error;
+      });
+      if (!lease) return abortedRemoteGeneration(request, started);
+      const session = remoteSession(lease, slotSettings);
+      try {
+        return await session.generate(request);
+      } finally {
+        session.close();
+      }
+    },
+    busySlots: () => Object.fromEntries(servers.map((server) => [server.url, busyOn(server.url)])),
+    dispose: () => vocabulary.dispose(),
+  };
+}

@@ -1,0 +1,131 @@
+import { assertFitsContext } from "../context-overflow.js";
+import type { GenerateRequest, GenerationStopReason, ModelSession, PortGeneration } from "../model-port.js";
+import { JsonCompletionTracker } from "../llama/json-completion.js";
+import type { Lease } from "../lease-pool.js";
+import { ServerError } from "./server-errors.js";
+import { RequestAborted, streamJson } from "./server-http.js";
+
+/** One slot of one server: a run holds it for its whole life, so its KV cache is that run's. */
+export interface ServerSlot {
+  readonly url: string;
+  readonly id: number;
+  /** Tokens the slot holds (prompt plus generated). */
+  readonly contextSize: number;
+}
+
+export interface SlotRequestSettings {
+  /** Longest wait for the first streamed event (the prompt's evaluation), in ms. */
+  answerMs: number;
+  /** Longest silence between two streamed tokens, in ms. */
+  idleMs: number;
+  /** Token ids never to sample (control tokens), as llama-server's logit_bias. */
+  bannedTokens: readonly number[];
+}
+
+export const abortedRemoteGeneration = (request: GenerateRequest, started: number): PortGeneration => ({
+  text: "",
+  stopReason: "aborted",
+  generatedTokens: 0,
+  prompt: { tokens: request.prompt.length, evaluated: 0 },
+  ms: { prompt: performance.now() - started, sampling: 0 },
+});
+
+const number = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
+
+/** The /completion request for one step: token ids (no BOS added by the server), the grammar, the run's slot and its cache. */
+function completionBody(request: GenerateRequest, slot: ServerSlot, settings: SlotRequestSettings) {
+  const sampling = request.sampling ?? {};
+  return {
+    prompt: request.prompt,
+    grammar: request.gbnf,
+    n_predict: request.maxTokens,
+    temperature: sampling.temperature ?? 0,
+    seed: sampling.seed ?? 0,
+    ...(sampling.topK === undefined ? {} : { top_k: sampling.topK }),
+    ...(sampling.topP === undefined ? {} : { top_p: sampling.topP }),
+    ...(sampling.minP === undefined ? {} : { min_p: sampling.minP }),
+    logit_bias: settings.bannedTokens.map((token) => [token, false]),
+    id_slot: slot.id,
+    cache_prompt: true,
+    stream: true,
+    return_tokens: true,
+  };
+}
+
+/**
+ * One generation on a server slot, streamed. The grammar leaves the model
+ * only the end-of-generation token once the value is complete, so a step
+ * that closes its JSON value is "grammar-complete" whether the server then
+ * stopped on that token or on the token budget.
+ */
+export async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settings: SlotRequestSettings): Promise<PortGeneration> {
+  assertFitsContext(request.prompt.length, request.maxTokens, slot.contextSize);
+  const started = performance.now();
+  const tracker = new JsonCompletionTracker();
+  let text = "";
+  let streamed = 0;
+  let afterComplete = 0;
+  let complete = false;
+  let firstTokenAt: number | undefined;
+  let final: Record<string, unknown> | undefined;
+  try {
+    const events = streamJson(slot.url, "/completion", completionBody(request, slot, settings), {
+      signal: request.signal,
+      answerMs: settings.answerMs,
+      idleMs: settings.idleMs,
+    });
+    for await (const event of events) {
+      const content = typeof event.content === "string" ? event.content : "";
+      const eventTokens = Array.isArray(event.tokens) ? event.tokens.length : 0;
+      if (complete) afterComplete += eventTokens;
+      else if (content || eventTokens) {
+        firstTokenAt ??= performance.now();
+        streamed += eventTokens;
+        const end = tracker.push(content);
+        const kept = end >= 0 ? content.slice(0, end) : content;
+        text += kept;
+        if (kept) request.onText?.(kept);
+        complete = end >= 0;
+      }
+      if (event.stop === true) {
+        final = event;
+        break;
+      }
+    }
+  } catch (error) {
+    if (error instanceof RequestAborted) return { ...abortedRemoteGeneration(request, started), text, generatedTokens: streamed };
+    throw error;
+  }
+  if (!final) throw new ServerError(slot.url, "protocol", "the stream ended without a final event");
+  const timings = (final.timings ?? {}) as Record<string, unknown>;
+  const evaluated = number(timings.prompt_n);
+  if (evaluated === undefined) throw new ServerError(slot.url, "protocol", "the final event reports no prompt timings");
+  const stopType = final.stop_type;
+  // The stream may leave a token out (one held back for an incomplete UTF-8
+  // character); the final count is exact. The grammar's end-of-generation
+  // token after a complete value is not part of the step, as in process.
+  const predicted = number(final.tokens_predicted) ?? streamed + afterComplete;
+  const stopReason: GenerationStopReason = complete ? "grammar-complete" : stopType === "limit" ? "max-tokens" : "end-of-generation";
+  const finished = performance.now();
+  return {
+    text,
+    stopReason,
+    generatedTokens: Math.max(0, predicted - afterComplete),
+    prompt: { tokens: request.prompt.length, evaluated },
+    ms: { prompt: (firstTokenAt ?? finished) - started, sampling: finished - (firstTokenAt ?? finished) },
+  };
+}
+
+/** A run's session on one server slot, held until the session closes. */
+export function remoteSession(lease: Lease<ServerSlot>, settings: SlotRequestSettings): ModelSession {
+  let busy: Promise<unknown> = Promise.resolve();
+  return {
+    async generate(request) {
+      await busy;
+      const work = generateOnSlot(lease.item, request, settings);
+      busy = work.catch(() => undefined);
+      return work;
+    },
+    close: () => lease.release(busy),
+  };
+}

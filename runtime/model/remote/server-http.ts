@@ -1,0 +1,140 @@
+import { ServerError } from "./server-errors.js";
+
+/** The caller's own signal fired: not a failure, the generation is "aborted". */
+export class RequestAborted extends Error {}
+
+export interface RequestLimits {
+  signal?: AbortSignal;
+  /** Longest wait for the response to start (headers), in ms. */
+  answerMs: number;
+  /** Longest silence between two streamed events, in ms (streams only). */
+  idleMs?: number;
+}
+
+type Json = Record<string, unknown>;
+
+/** A deadline that can be pushed back, aborting `controller` with a timeout when it passes. */
+function deadline(controller: AbortController, ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (next: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new ServerTimeout(next)), next);
+  };
+  arm(ms);
+  return { arm, clear: () => clearTimeout(timer) };
+}
+
+class ServerTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`no answer within ${ms} ms`);
+  }
+}
+
+/** Names what went wrong in transport terms: the caller's abort, a timeout, a refused or broken connection. */
+function transportFailure(url: string, error: unknown, controller: AbortController, signal: AbortSignal | undefined, started: boolean): Error {
+  if (signal?.aborted) return new RequestAborted();
+  if (controller.signal.reason instanceof ServerTimeout) return new ServerError(url, "timeout", controller.signal.reason.message, undefined, error);
+  if (error instanceof ServerError) return error;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const detail = cause?.code ?? cause?.message ?? (error as Error).message;
+  return new ServerError(url, started ? "connection-lost" : "unreachable", detail, undefined, error);
+}
+
+/** Opens a request bounded by `limits`; the returned controller aborts it. */
+async function open(url: string, init: RequestInit, limits: RequestLimits) {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(limits.signal?.reason);
+  if (limits.signal?.aborted) throw new RequestAborted();
+  limits.signal?.addEventListener("abort", onAbort, { once: true });
+  const timer = deadline(controller, limits.answerMs);
+  const dispose = () => {
+    timer.clear();
+    limits.signal?.removeEventListener("abort", onAbort);
+  };
+  try {
+    const response = await fetch(url, { ...init, signal: controller.signal });
+    return { response, controller, timer, dispose };
+  } catch (error) {
+    dispose();
+    throw transportFailure(url, error, controller, limits.signal, false);
+  }
+}
+
+async function readJson(url: string, response: Response): Promise<Json> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ServerError(url, response.ok ? "protocol" : "http", `not JSON: ${JSON.stringify(text.slice(0, 120))}`, response.status);
+  }
+  if (!response.ok) {
+    const message = (body as { error?: { message?: string } } | null)?.error?.message ?? text.slice(0, 200);
+    throw new ServerError(url, "http", message, response.status);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ServerError(url, "protocol", `expected a JSON object, got ${text.slice(0, 120)}`);
+  return body as Json;
+}
+
+/** GET or POST a JSON request and read its JSON answer, within `limits`. */
+export async function requestJson(base: string, path: string, body: unknown, limits: RequestLimits): Promise<Json> {
+  const url = new URL(path, base).href;
+  const init: RequestInit = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const { response, controller, dispose } = await open(url, init, limits);
+  try {
+    return await readJson(url, response);
+  } catch (error) {
+    throw transportFailure(url, error, controller, limits.signal, true);
+  } finally {
+    dispose();
+  }
+}
+
+/**
+ * POSTs a streaming request and yields its server-sent events' JSON, each
+ * within `idleMs` of the last. Closing the iteration (or the caller's
+ * signal) closes the connection, which cancels the task on the server.
+ */
+export async function* streamJson(base: string, path: string, body: unknown, limits: RequestLimits): AsyncGenerator<Json> {
+  const url = new URL(path, base).href;
+  const init: RequestInit = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const { response, controller, timer, dispose } = await open(url, init, limits);
+  try {
+    if (!response.ok || !response.body) {
+      await readJson(url, response);
+      throw new ServerError(url, "protocol", "an empty streamed answer", response.status);
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = "";
+    for (;;) {
+      timer.arm(limits.idleMs ?? limits.answerMs);
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffered += value;
+      let end: number;
+      while ((end = buffered.indexOf("\n")) >= 0) {
+        const line = buffered.slice(0, end).trim();
+        buffered = buffered.slice(end + 1);
+        if (line === "" || line.startsWith(":")) continue;
+        const event = /^(data|error):\s?(.*)$/.exec(line);
+        if (!event) throw new ServerError(url, "protocol", `unexpected stream line ${JSON.stringify(line.slice(0, 120))}`);
+        if (event[2] === "[DONE]") return;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(event[2]!);
+        } catch {
+          throw new ServerError(url, "protocol", `a stream event that is not JSON: ${JSON.stringify(event[2]!.slice(0, 120))}`);
+        }
+        if (event[1] === "error") throw new ServerError(url, "http", (parsed as { message?: string }).message ?? event[2]!, (parsed as { code?: number }).code);
+        if (typeof parsed !== "object" || parsed === null) throw new ServerError(url, "protocol", `a stream event that is not an object: ${event[2]!.slice(0, 120)}`);
+        yield parsed as Json;
+      }
+    }
+    throw new ServerError(url, "connection-lost", "the stream ended before its last event");
+  } catch (error) {
+    throw transportFailure(url, error, controller, limits.signal, true);
+  } finally {
+    dispose();
+    controller.abort();
+  }
+}

@@ -1,0 +1,90 @@
+import { ServerError, ServerTrustError } from "./server-errors.js";
+import { requestJson } from "./server-http.js";
+
+/** What a server says about itself, read on connecting. */
+export interface ServerInfo {
+  url: string;
+  /** llama-server's build string, e.g. "b1-5b4ebc5". */
+  build: string;
+  /** The GGUF path the server loaded, on the server's machine. */
+  modelPath: string;
+  slots: number;
+  /** Tokens each slot holds. */
+  slotContext: number;
+  vocabularySize: number | null;
+  parameters: number | null;
+}
+
+/** What the client knows of the model, to compare with the server. */
+export interface ClientVocabulary {
+  size: number;
+  /** The client's tokens for a text, as the runtime tokenizes prompts (BOS added when the model adds one, special tokens parsed). */
+  tokenize(text: string): readonly number[];
+}
+
+const PROBE_TEXT = "narrowgauge probe: {\"tool\":\"CityWeather\",\"city\":\"Zürich\"} 42 °C\n";
+/** A grammar llama.cpp cannot parse: the rule is never closed. */
+const INVALID_GRAMMAR = 'root ::= "unclosed';
+const OBEYED_TEXT = "narrowgauge-ok";
+
+const numberOrNull = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
+
+/** Reads /props and /v1/models into ServerInfo, or throws a ServerError. */
+export async function readServerInfo(url: string, answerMs: number): Promise<ServerInfo> {
+  const props = await requestJson(url, "/props", undefined, { answerMs });
+  const models = await requestJson(url, "/v1/models", undefined, { answerMs });
+  const settings = props.default_generation_settings as { n_ctx?: unknown } | undefined;
+  const meta = (Array.isArray(models.data) ? (models.data[0] as { meta?: Record<string, unknown> } | undefined)?.meta : undefined) ?? {};
+  const slots = numberOrNull(props.total_slots);
+  const slotContext = numberOrNull(settings?.n_ctx);
+  if (slots === null || slotContext === null || typeof props.model_path !== "string") {
+    throw new ServerError(url, "protocol", "/props lacks total_slots, default_generation_settings.n_ctx or model_path: is this llama-server?");
+  }
+  return {
+    url,
+    build: typeof props.build_info === "string" ? props.build_info : "unknown",
+    modelPath: props.model_path,
+    slots,
+    slotContext,
+    vocabularySize: numberOrNull(meta.n_vocab),
+    parameters: numberOrNull(meta.n_params),
+  };
+}
+
+const sameTokens = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((token, index) => token === b[index]);
+
+/**
+ * The checks made before any run uses a server, each failing closed with a
+ * ServerTrustError that names it: some llama-server versions have accepted a
+ * malformed grammar and sampled unconstrained (llama.cpp #24144, #19051), and
+ * a server holding another model (or another tokenizer) would be fed token
+ * ids that mean something else.
+ */
+export async function checkServer(info: ServerInfo, vocabulary: ClientVocabulary, needContext: number, answerMs: number): Promise<void> {
+  const { url } = info;
+  if (info.slots < 1) throw new ServerTrustError(url, "slots", `the server reports ${info.slots} slots`);
+  if (info.vocabularySize !== null && info.vocabularySize !== vocabulary.size) {
+    throw new ServerTrustError(url, "vocabulary", `the server's model has ${info.vocabularySize} tokens, the client's copy ${vocabulary.size}`);
+  }
+  if (info.slotContext < needContext) {
+    throw new ServerTrustError(url, "context", `each slot holds ${info.slotContext} tokens, fewer than the ${needContext} a step needs; start the server with a larger -c (it is shared by -np slots)`);
+  }
+
+  const served = await requestJson(url, "/tokenize", { content: PROBE_TEXT, add_special: true, parse_special: true }, { answerMs });
+  const serverTokens = Array.isArray(served.tokens) ? (served.tokens as unknown[]).map(Number) : null;
+  const clientTokens = vocabulary.tokenize(PROBE_TEXT);
+  if (!serverTokens || !sameTokens(serverTokens, clientTokens)) {
+    throw new ServerTrustError(url, "tokenizer", `the probe text tokenizes to [${serverTokens?.slice(0, 12).join(",") ?? "nothing"}…] on the server but [${clientTokens.slice(0, 12).join(",")}…] here: another model or tokenizer`);
+  }
+
+  const invalid = await requestJson(url, "/completion", { prompt: clientTokens, grammar: INVALID_GRAMMAR, n_predict: 4, temperature: 0 }, { answerMs }).then(
+    (answer) => answer,
+    (error: unknown) => (error instanceof ServerError && error.kind === "http" ? null : Promise.reject(error)),
+  );
+  if (invalid !== null) throw new ServerTrustError(url, "rejects-invalid-grammar", `a malformed grammar was accepted and sampled (${JSON.stringify(invalid.content ?? "").slice(0, 60)}); this server fails open`);
+
+  const obeyed = await requestJson(url, "/completion", { prompt: clientTokens, grammar: `root ::= "${OBEYED_TEXT}"`, n_predict: 32, temperature: 0 }, { answerMs });
+  if (obeyed.content !== OBEYED_TEXT) {
+    throw new ServerTrustError(url, "obeys-grammar", `asked for exactly ${JSON.stringify(OBEYED_TEXT)} under a grammar, got ${JSON.stringify(obeyed.content).slice(0, 80)}`);
+  }
+}
