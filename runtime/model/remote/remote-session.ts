@@ -1,6 +1,7 @@
 import { assertFitsContext } from "../context-overflow.js";
 import type { GenerateRequest, GenerationStopReason, ModelSession, PortGeneration } from "../model-port.js";
 import { JsonCompletionTracker } from "../llama/json-completion.js";
+import { GrammarRejectedError } from "../llama/llama-grammar-cache.js";
 import type { Lease } from "../lease-pool.js";
 import { ServerError } from "./server-errors.js";
 import { RequestAborted, streamJson } from "./server-http.js";
@@ -32,6 +33,16 @@ export const abortedRemoteGeneration = (request: GenerateRequest, started: numbe
 
 const number = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
 
+/**
+ * llama-server parses every streamed piece of a completion as a chat message
+ * (here: plain content), and that parser fails the whole request on bytes
+ * that are not UTF-8, which a small model under a grammar can produce (in
+ * process such a step is fed back as invalid-utf8-output). A parser that
+ * matches the empty string never fails; /completion's `content` is the raw
+ * text either way.
+ */
+const NEVER_FAILING_CHAT_PARSER = JSON.stringify({ parsers: [{ type: "epsilon" }], rules: {}, root: 0 });
+
 /** The /completion request for one step: token ids (no BOS added by the server), the grammar, the run's slot and its cache. */
 function completionBody(request: GenerateRequest, slot: ServerSlot, settings: SlotRequestSettings) {
   const sampling = request.sampling ?? {};
@@ -47,6 +58,7 @@ function completionBody(request: GenerateRequest, slot: ServerSlot, settings: Sl
     logit_bias: settings.bannedTokens.map((token) => [token, false]),
     id_slot: slot.id,
     cache_prompt: true,
+    chat_parser: NEVER_FAILING_CHAT_PARSER,
     stream: true,
     return_tokens: true,
   };
@@ -64,7 +76,6 @@ export async function generateOnSlot(slot: ServerSlot, request: GenerateRequest,
   const tracker = new JsonCompletionTracker();
   let text = "";
   let streamed = 0;
-  let afterComplete = 0;
   let complete = false;
   let firstTokenAt: number | undefined;
   let final: Record<string, unknown> | undefined;
@@ -77,8 +88,7 @@ export async function generateOnSlot(slot: ServerSlot, request: GenerateRequest,
     for await (const event of events) {
       const content = typeof event.content === "string" ? event.content : "";
       const eventTokens = Array.isArray(event.tokens) ? event.tokens.length : 0;
-      if (complete) afterComplete += eventTokens;
-      else if (content || eventTokens) {
+      if (!complete && (content || eventTokens)) {
         firstTokenAt ??= performance.now();
         streamed += eventTokens;
         const end = tracker.push(content);
@@ -94,6 +104,8 @@ export async function generateOnSlot(slot: ServerSlot, request: GenerateRequest,
     }
   } catch (error) {
     if (error instanceof RequestAborted) return { ...abortedRemoteGeneration(request, started), text, generatedTokens: streamed };
+    // The same typed failure as in process when llama.cpp cannot parse the grammar.
+    if (error instanceof ServerError && error.status === 400 && /grammar/i.test(error.message)) throw new GrammarRejectedError(request.gbnf, error);
     throw error;
   }
   if (!final) throw new ServerError(slot.url, "protocol", "the stream ended without a final event");
@@ -102,15 +114,15 @@ export async function generateOnSlot(slot: ServerSlot, request: GenerateRequest,
   if (evaluated === undefined) throw new ServerError(slot.url, "protocol", "the final event reports no prompt timings");
   const stopType = final.stop_type;
   // The stream may leave a token out (one held back for an incomplete UTF-8
-  // character); the final count is exact. The grammar's end-of-generation
-  // token after a complete value is not part of the step, as in process.
-  const predicted = number(final.tokens_predicted) ?? streamed + afterComplete;
+  // character); the final count is exact. The end-of-generation token the
+  // grammar leaves after a complete value is not part of the step, as in process.
+  const predicted = number(final.tokens_predicted) ?? streamed;
   const stopReason: GenerationStopReason = complete ? "grammar-complete" : stopType === "limit" ? "max-tokens" : "end-of-generation";
   const finished = performance.now();
   return {
     text,
     stopReason,
-    generatedTokens: Math.max(0, predicted - afterComplete),
+    generatedTokens: Math.max(0, predicted - (stopType === "eos" ? 1 : 0)),
     prompt: { tokens: request.prompt.length, evaluated },
     ms: { prompt: (firstTokenAt ?? finished) - started, sampling: finished - (firstTokenAt ?? finished) },
   };

@@ -127,6 +127,9 @@ export async function* streamJson(base: string, path: string, body: unknown, lim
         }
         if (event[1] === "error") throw new ServerError(url, "http", (parsed as { message?: string }).message ?? event[2]!, (parsed as { code?: number }).code);
         if (typeof parsed !== "object" || parsed === null) throw new ServerError(url, "protocol", `a stream event that is not an object: ${event[2]!.slice(0, 120)}`);
+        // llama-server reports a failure mid-stream as a data event holding an error.
+        const failure = (parsed as { error?: { code?: number; message?: string } }).error;
+        if (failure) throw new ServerError(url, "http", failure.message ?? JSON.stringify(failure), failure.code);
         yield parsed as Json;
       }
     }

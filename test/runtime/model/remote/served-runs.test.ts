@@ -28,10 +28,11 @@ describe.skipIf(!hasServer)("a run on llama-server equals the same run in proces
         await local?.dispose();
       });
 
-      it("takes the same steps, turn by turn, and reports the server's own prompt reuse", async () => {
+      // The second task makes the random models write bytes that are not UTF-8 (fed back as invalid output).
+      it.each([WEATHER_TASK, "Weather in Paris?"])("takes the same steps, turn by turn, and reports the server's own prompt reuse: %s", async (task) => {
         const remote = await connectServer(server.url);
         try {
-          const options = { tools: weatherTools, task: WEATHER_TASK, maxTurns: 6 };
+          const options = { tools: weatherTools, task, maxTurns: 6 };
           const inProcess = await runAgent({ ...options, model: local });
           const served = await runAgent({ ...options, model: remote });
           expect(steps(served)).toEqual(steps(inProcess));
@@ -47,4 +48,86 @@ describe.skipIf(!hasServer)("a run on llama-server equals the same run in proces
       }, 120_000);
     });
   }
+});
+
+describe.skipIf(!hasServer)("runs on real servers: concurrency, aborts, a server killed mid-run", () => {
+  let tinyFile: string;
+  const servers: RunningServer[] = [];
+  const start = async (slots: number) => {
+    const server = await startLlamaServer({ model: tinyFile, binary: SERVER_BINARY, slots, slotContext: 4096 });
+    servers.push(server);
+    return server;
+  };
+  beforeAll(async () => {
+    const local = await loadModel("tiny:1");
+    tinyFile = local.opened.file;
+    await local.dispose();
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+  });
+  const options = { tools: weatherTools, task: WEATHER_TASK, maxTurns: 6 };
+
+  it("concurrent runs spread over several servers, each server's slots used at most once", async () => {
+    const [a, b] = [await start(2), await start(2)];
+    const model = await connectServer([a.url, b.url]);
+    try {
+      const seen: Array<Record<string, number>> = [];
+      const tasks = ["Weather in Paris?", "Weather in Oslo?", "Weather in Rome?", "Weather in Lima?"];
+      const results = await Promise.all(tasks.map((task) => runAgent({ ...options, task, model, onEvent: (event) => event.type === "turn-start" && seen.push(model.busySlots()) })));
+      for (const result of results) expect(result.error).toBeNull();
+      expect(Math.max(...seen.map((busy) => busy[a.url]!))).toBe(2);
+      expect(Math.max(...seen.map((busy) => busy[b.url]!))).toBe(2);
+      expect(model.busySlots()).toEqual({ [a.url]: 0, [b.url]: 0 });
+      expect(model.description.sessions).toBe(4);
+    } finally {
+      await model.dispose();
+    }
+  }, 120_000);
+
+  it("aborting mid-step ends the run as aborted within a second", async () => {
+    const model = await connectServer((await start(1)).url);
+    try {
+      const controller = new AbortController();
+      let abortedAt = 0;
+      const result = await runAgent({
+        ...options,
+        model,
+        signal: controller.signal,
+        onEvent: (event) => {
+          if (event.type === "text" && !abortedAt) {
+            abortedAt = performance.now();
+            controller.abort();
+          }
+        },
+      });
+      expect(result.status).toBe("aborted");
+      expect(performance.now() - abortedAt).toBeLessThan(1000);
+      // The server cancelled the task: the slot takes the next run at once.
+      const next = await runAgent({ ...options, model, maxTurns: 1 });
+      expect(next.turns).toHaveLength(1);
+    } finally {
+      await model.dispose();
+    }
+  }, 60_000);
+
+  it("a server killed mid-run fails the run with server-failed, never a hang", async () => {
+    const server = await start(1);
+    const model = await connectServer(server.url, { answerMs: 5000, idleMs: 5000 });
+    try {
+      const started = performance.now();
+      const result = await runAgent({
+        ...options,
+        model,
+        onEvent: (event) => event.type === "turn-start" && event.index === 2 && server.process.kill("SIGKILL"),
+      });
+      expect(result.status).toBe("failed");
+      expect(result.reason).toBe("model-error");
+      expect(result.error?.code).toBe("server-failed");
+      expect(result.turns).toHaveLength(1);
+      expect(performance.now() - started).toBeLessThan(15_000);
+    } finally {
+      await model.dispose();
+    }
+  }, 60_000);
 });

@@ -1,0 +1,151 @@
+import type { ServerResponse } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { connectServer, runAgent, ServerError, ServerTrustError, ServerVocabularyError, type RemoteModelPort } from "../../../../index.js";
+import { tinyModelFile } from "../../../../runtime/model/tiny/tiny-model-file.js";
+import { freePort } from "../../../../runtime/model/remote/llama-server-process.js";
+import { weatherTools } from "../../../../demos/weather-tools.js";
+import { startFakeServer, type FakeServer, type FakeServerOptions } from "../../../helpers/fake-llama-server.js";
+
+/**
+ * What a server can do wrong, each ending in a typed error at connect or a
+ * failed run, never a hang: every case here is bounded by a short timeout.
+ */
+const vocabulary = await tinyModelFile(1);
+const opened: Array<FakeServer | RemoteModelPort> = [];
+afterEach(async () => {
+  for (const thing of opened.splice(0)) await ("close" in thing ? thing.close() : thing.dispose());
+});
+
+async function fake(options: Partial<FakeServerOptions> = {}): Promise<FakeServer> {
+  const server = await startFakeServer({ vocabulary, ...options });
+  opened.push(server);
+  return server;
+}
+async function connect(url: string, options: Parameters<typeof connectServer>[1] = {}): Promise<RemoteModelPort> {
+  const model = await connectServer(url, { connectMs: 1000, answerMs: 1000, idleMs: 500, ...options });
+  opened.push(model);
+  return model;
+}
+const rejection = (promise: Promise<unknown>) => promise.then(() => expect.unreachable("it connected"), (error: unknown) => error);
+const STEP = JSON.stringify({ thought: "done", call: { tool: "FinalAnswer", answer: "It is sunny." } });
+const streamed = (path: string, body: Record<string, unknown>) => path === "/completion" && body.stream === true;
+
+describe("connecting to a server", () => {
+  it("a URL where nothing listens is a ServerError (unreachable), at once", async () => {
+    const started = performance.now();
+    const error = await rejection(connectServer(`http://127.0.0.1:${await freePort()}`));
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as ServerError).kind).toBe("unreachable");
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it("a server that never answers is a ServerError (timeout) within the connect limit", async () => {
+    const server = await fake({ override: () => true /* never answers */ });
+    const started = performance.now();
+    const error = await rejection(connectServer(server.url, { connectMs: 300 }));
+    expect((error as ServerError).kind).toBe("timeout");
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it("a server that answers garbage is a ServerError (protocol)", async () => {
+    const server = await fake({ override: (_path, _body, response) => (response.end("<html>hello</html>"), true) });
+    const error = await rejection(connect(server.url));
+    expect((error as ServerError).kind).toBe("protocol");
+  });
+
+  it("a server that samples under a malformed grammar (fails open) is refused", async () => {
+    const server = await fake({
+      override: (path, body, response) => {
+        if (path !== "/completion" || body.stream) return false;
+        response.end(JSON.stringify({ content: "free text", stop: true }));
+        return true;
+      },
+    });
+    const error = await rejection(connect(server.url));
+    expect(error).toBeInstanceOf(ServerTrustError);
+    expect((error as ServerTrustError).check).toBe("rejects-invalid-grammar");
+  });
+
+  it("a server that rejects a malformed grammar but does not obey a valid one is refused", async () => {
+    const server = await fake({
+      override: (path, body, response) => {
+        if (path !== "/completion" || !/^root ::= "narrowgauge-ok"$/.test(String(body.grammar))) return false;
+        response.end(JSON.stringify({ content: "narrowgauge-ok and more", stop: true }));
+        return true;
+      },
+    });
+    expect(((await rejection(connect(server.url))) as ServerTrustError).check).toBe("obeys-grammar");
+  });
+
+  it("a server whose tokenizer disagrees with the client's copy is refused", async () => {
+    const server = await fake({ override: (path, _body, response) => path === "/tokenize" && (response.end(JSON.stringify({ tokens: [1, 2, 3] })), true) });
+    expect(((await rejection(connect(server.url))) as ServerTrustError).check).toBe("tokenizer");
+  });
+
+  it("a server whose slots cannot hold a step is refused", async () => {
+    const server = await fake({ slotContext: 256 });
+    const error = (await rejection(connect(server.url))) as ServerTrustError;
+    expect(error.check).toBe("context");
+    expect(error.message).toMatch(/256 tokens/);
+  });
+
+  it("a model the client has no copy of is a ServerVocabularyError that says what to pass", async () => {
+    const server = await fake({ override: (path, _body, response) => path === "/props" && (response.end(JSON.stringify({ total_slots: 1, model_path: "/elsewhere/model.gguf", default_generation_settings: { n_ctx: 4096 } })), true) });
+    const error = await rejection(connect(server.url));
+    expect(error).toBeInstanceOf(ServerVocabularyError);
+    expect((error as Error).message).toMatch(/vocabulary/);
+  });
+});
+
+describe("a run on a server that fails", () => {
+  const task = "What's the weather in Paris?";
+  const run = (model: RemoteModelPort) => runAgent({ model, tools: weatherTools, task, profile: "none", maxTurns: 2 });
+
+  it("a well-behaved server's step is taken like any model's", async () => {
+    const model = await connect((await fake({ step: STEP })).url);
+    const result = await run(model);
+    expect(result.status).toBe("answered");
+    expect(result.answer).toBe("It is sunny.");
+    expect(result.turns[0]!.generatedTokens).toBe(STEP.length);
+  });
+
+  const failures: Array<[string, (response: ServerResponse) => void, RegExp]> = [
+    ["stalls mid-step (idle timeout)", (response) => (response.writeHead(200), response.write(`data: ${JSON.stringify({ content: "{", tokens: [1], stop: false })}\n\n`)), /timeout/],
+    ["streams garbage", (response) => (response.writeHead(200), response.end("data: {not json\n\n")), /protocol/],
+    ["reports an error event mid-stream", (response) => (response.writeHead(200), response.end(`data: ${JSON.stringify({ error: { code: 500, message: "output does not match" } })}\n\n`)), /HTTP 500.*does not match/],
+    ["answers HTTP 500", (response) => (response.writeHead(500, { "content-type": "application/json" }), response.end(JSON.stringify({ error: { message: "boom" } }))), /HTTP 500.*boom/],
+    ["closes the connection mid-step", (response) => (response.writeHead(200), response.write(`data: ${JSON.stringify({ content: "{", tokens: [1], stop: false })}\n\n`), setTimeout(() => response.socket?.destroy(), 50)), /connection-lost/],
+    ["ends the stream without a final event", (response) => (response.writeHead(200), response.end(`data: ${JSON.stringify({ content: "{", tokens: [1], stop: false })}\n\n`)), /connection-lost|protocol/],
+  ];
+  for (const [name, behave, message] of failures) {
+    it(`a server that ${name} fails the run with server-failed, promptly`, async () => {
+      const server = await fake({ override: (path, body, response) => streamed(path, body) && (behave(response), true) });
+      const model = await connect(server.url);
+      const started = performance.now();
+      const result = await run(model);
+      expect(result.status).toBe("failed");
+      expect(result.reason).toBe("model-error");
+      expect(result.error?.code).toBe("server-failed");
+      expect(result.error?.message).toMatch(message);
+      expect(result.answer).toBeNull();
+      expect(performance.now() - started).toBeLessThan(3000);
+    });
+  }
+
+  it("a server that cannot parse a step's grammar fails the run as grammar-rejected, as in process", async () => {
+    const server = await fake({ override: (path, body, response) => streamed(path, body) && (response.writeHead(400, { "content-type": "application/json" }), response.end(JSON.stringify({ error: { code: 400, message: "failed to parse grammar" } })), true) });
+    const result = await run(await connect(server.url));
+    expect(result.error?.code).toBe("grammar-rejected");
+  });
+
+  it("aborting while the server streams ends the run as aborted at once", async () => {
+    const server = await fake({ override: (path, body, response) => streamed(path, body) && (response.writeHead(200), response.write(`data: ${JSON.stringify({ content: "{", tokens: [1], stop: false })}\n\n`), true) });
+    const model = await connect(server.url, { idleMs: 60_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = performance.now();
+    const result = await runAgent({ model, tools: weatherTools, task, profile: "none", signal: controller.signal });
+    expect(result.status).toBe("aborted");
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+});
