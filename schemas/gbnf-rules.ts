@@ -4,19 +4,56 @@
  * the JSON they emit reads.
  */
 
+/**
+ * Code point ranges as a GBNF character class, every bound a fixed-width
+ * escape (\uXXXX, or \UXXXXXXXX above the BMP): llama.cpp reads them, and so
+ * does xgrammar (vLLM, SGLang), whose \x takes any number of hex digits, so
+ * `\x1f0-9` there is the reversed range U+01F0 to 9.
+ */
+export function charClass(ranges: ReadonlyArray<readonly [number, number]>): string {
+  const escape = (code: number) => (code > 0xffff ? `\\U${code.toString(16).toUpperCase().padStart(8, "0")}` : `\\u${code.toString(16).toUpperCase().padStart(4, "0")}`);
+  const merged: Array<[number, number]> = [];
+  for (const [from, to] of ranges) {
+    const last = merged.at(-1);
+    if (last && from === last[1] + 1) last[1] = to;
+    else merged.push([from, to]);
+  }
+  return `[${merged.map(([from, to]) => (from === to ? escape(from) : `${escape(from)}-${escape(to)}`)).join("")}]`;
+}
+
+/** Printable ASCII a JSON string may hold as is: all but the quote, the backslash (escaped instead) and `excluded`. */
+function asciiRanges(excluded: string): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  for (let code = 0x20; code <= 0x7e; code++) {
+    if (code === 0x22 || code === 0x5c || excluded.includes(String.fromCharCode(code))) continue;
+    const last = ranges.at(-1);
+    if (last && last[1] === code - 1) last[1] = code;
+    else ranges.push([code, code]);
+  }
+  return ranges;
+}
+
+/** DEL and everything past ASCII up to U+10FFFF, less surrogates and U+FFFD (see PRIMITIVE_RULES). */
+const BEYOND_ASCII: Array<[number, number]> = [[0x7f, 0xd7ff], [0xe000, 0xfffc], [0xfffe, 0x10ffff]];
+const unescaped = (excluded: string) => charClass([...asciiRanges(excluded), ...BEYOND_ASCII]);
+
+const ESCAPES = '"\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])';
+
 /** Shared terminal rules, emitted once at the end when referenced. */
 const PRIMITIVE_RULES: Record<string, string> = {
   // Any code point but the quote, the backslash, C0 controls, and U+FFFD
   // (kept out so that a U+FFFD in decoded output can only mean invalid UTF-8).
   // Surrogates and values past U+10FFFF are excluded too: llama.cpp's grammar
   // decodes byte tokens by lead-byte shape alone, and a random model did write
-  // F5 B1 B1 B1 (= 0x171C71) into a thought. Overlong encodings decode to legal
-  // code points and cannot be excluded here; parseGeneration catches them.
+  // F5 B1 B1 B1 (= 0x171C71) into a thought. The classes list what is allowed
+  // rather than what is not, so no bound lies past U+10FFFF (xgrammar takes
+  // none). Overlong encodings decode to legal code points and cannot be
+  // excluded here; parseGeneration catches them.
   // Escapes are exactly JSON.stringify's: \" \\ \b \f \n \r \t and \u00XX.
-  "json-char": '[^"\\\\\\x00-\\x1f\\uFFFD\\uD800-\\uDFFF\\U00110000-\\U001FFFFF] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])',
-  "json-char-no-digit": '[^"\\\\\\x00-\\x1f0-9\\uFFFD\\uD800-\\uDFFF\\U00110000-\\U001FFFFF] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])',
-  "json-char-after-number": '[^"\\\\\\x00-\\x1f0-9.\\uFFFD\\uD800-\\uDFFF\\U00110000-\\U001FFFFF] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f]) | "." json-char-no-digit',
-  "json-char-ascii": '[ !#-\\[\\]-~] | "\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])',
+  "json-char": `${unescaped("")} | ${ESCAPES}`,
+  "json-char-no-digit": `${unescaped("0123456789")} | ${ESCAPES}`,
+  "json-char-after-number": `${unescaped("0123456789.")} | ${ESCAPES} | "." json-char-no-digit`,
+  "json-char-ascii": `${charClass(asciiRanges(""))} | ${ESCAPES}`,
   // A JSON number is written the way JSON.stringify writes a double: up to 21
   // integer digits plain, or one digit, a fraction and an exponent. Positive
   // exponents stop at 307 so that no literal overflows to Infinity (found by
