@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { LlamaJsonSchemaGrammar, type Token } from "node-llama-cpp";
-import { buildStepSchema, compileGbnf, openModel, renderPrompt, runAgent, llamaModelPort, type OpenedModel, type RunResult } from "../../index.js";
+import { buildStepSchema, compileGbnf, connectServer, openModel, renderPrompt, runAgent, llamaModelPort, startLlamaServer, type ModelPort, type OpenedModel, type RunResult } from "../../index.js";
 import { toNodeLlamaCppSchema } from "../../runtime/history/documented-functions.js";
 import { defaultThreads } from "../../runtime/model/llama/threads.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
@@ -97,10 +97,8 @@ export function loopRatios(results: readonly RunResult[]): { evaluatedOverAppend
 
 const TASKS = [WEATHER_TASK, "How warm is Tokyo in Fahrenheit?", "What is 12 times 7?", "Is it raining in Londres?"];
 
-/** Aggregate generated tokens/s of 4 concurrent runs ÷ the same 4 runs one after another, on one handle. */
-export async function concurrentOverSequential(source: string, decoding: "exact" | "batched"): Promise<number> {
-  const opened = await openModel({ source, sequences: 4, decoding });
-  const port = llamaModelPort(opened);
+/** Aggregate generated tokens/s of 4 concurrent runs ÷ the same 4 runs one after another, on one model port. */
+async function concurrentOverSequentialOn(port: ModelPort): Promise<number> {
   const run = (task: string) => runAgent({ model: port, tools: weatherTools, task, maxTurns: 3, thoughtMaxLength: 64, answerMaxLength: 64 });
   const rate = (results: RunResult[], ms: number) => results.reduce((sum, result) => sum + result.tokens.generated, 0) / ms;
   let started = performance.now();
@@ -110,7 +108,30 @@ export async function concurrentOverSequential(source: string, decoding: "exact"
   started = performance.now();
   const together = await Promise.all(TASKS.map(run));
   const concurrent = rate(together, performance.now() - started);
-  await port.dispose();
   return concurrent / sequential;
 }
 
+/** The ratio in process: one handle with 4 sequences. */
+export async function concurrentOverSequential(source: string, decoding: "exact" | "batched"): Promise<number> {
+  const port = llamaModelPort(await openModel({ source, sequences: 4, decoding }));
+  try {
+    return await concurrentOverSequentialOn(port);
+  } finally {
+    await port.dispose();
+  }
+}
+
+/** The ratio on a llama-server with 4 slots (continuous batching), one thread as in process. */
+export async function servedConcurrentOverSequential(file: string): Promise<number> {
+  const server = await startLlamaServer({ model: file, slots: 4, slotContext: 4096, threads: 1 });
+  try {
+    const port = await connectServer(server.url);
+    try {
+      return await concurrentOverSequentialOn(port);
+    } finally {
+      await port.dispose();
+    }
+  } finally {
+    await server.stop();
+  }
+}

@@ -7,9 +7,9 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { loadModel, openModel, runAgent } from "../../index.js";
+import { buildLlamaServer, loadModel, openModel, runAgent } from "../../index.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
-import { concurrentOverSequential, constrainedOverUnconstrained, longOverShort, loopRatios, skeletonRatio, threadsRatio } from "./measures.js";
+import { concurrentOverSequential, servedConcurrentOverSequential, constrainedOverUnconstrained, longOverShort, loopRatios, skeletonRatio, threadsRatio } from "./measures.js";
 
 const fixture = fileURLToPath(new URL("../../../shared/fixtures/llama2-tiny-random.gguf", import.meta.url));
 const trained = fileURLToPath(new URL("../../../shared/fixtures/micro-weather.gguf", import.meta.url));
@@ -24,6 +24,11 @@ const set = (key: string, value: number, anchor: string) => {
   rows.push([key, value.toFixed(2), anchor]);
 };
 const step = (line: string) => process.stderr.write(`${line}\n`);
+const tinyModelPath = async () => {
+  const opened = await openModel({ source: MODELS.tiny!, sequences: 1, contextSize: 256 });
+  await opened.dispose();
+  return opened.file;
+};
 
 step("threads…");
 const threads = await threadsRatio(MODELS.tiny!);
@@ -59,6 +64,14 @@ for (const name of ["tiny", "fixture"].filter((key) => MODELS[key])) {
   step(`concurrency on ${name}…`);
   set(`concurrent4OverSequential.${name}`, await concurrentOverSequential(MODELS[name]!, "exact"), "aggregate generated tokens/s, 4 runs at once ÷ one after another, exact decoding (turns)");
   set(`concurrent4OverSequentialBatched.${name}`, await concurrentOverSequential(MODELS[name]!, "batched"), "the same with decoding: batched (results may differ from the runs alone)");
+}
+
+// The same runs on llama-server (npm run server:build; skipped when it cannot be built here).
+const serverBuilt = await buildLlamaServer().then(() => true, (error: Error) => (step(`no llama-server: ${error.message}`), false));
+for (const name of ["tiny", "fixture"].filter((key) => MODELS[key] && serverBuilt)) {
+  step(`concurrency on ${name}, served…`);
+  const file = name === "tiny" ? await tinyModelPath() : MODELS[name]!;
+  set(`concurrent4OverSequentialServed.${name}`, await servedConcurrentOverSequential(file), "the same 4 runs on llama-server -np 4 (continuous batching), 1 thread, ÷ one after another on it");
 }
 
 const width = Math.max(...rows.map(([key]) => key.length));

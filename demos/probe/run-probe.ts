@@ -38,7 +38,7 @@ function quantisation(model: ProbeTarget): string {
 
 export async function describeProbeModel(model: ProbeTarget, sampling?: ProbeModel["sampling"]): Promise<ProbeModel> {
   const preset = model.description.sampling;
-  const file = ggufOf(model).filename ?? model.description.file ?? "";
+  const file = "opened" in model ? model.opened.file : model.vocabularyFile;
   return {
     name: model.description.name,
     file,

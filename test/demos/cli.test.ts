@@ -1,29 +1,16 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { cli, ROOT } from "../helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const TOOLS = join(ROOT, "test", "fixtures", "cli-tools.ts");
-
-/** Runs the CLI as a user does (its own process, stdout and stderr not terminals). */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "demos", "cli", "narrowgauge.ts"), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 32 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 describe("the narrowgauge command line", () => {
   it("lists its commands and documents its exit codes", async () => {
     const { code, stdout } = await cli("--help");
     expect(code).toBe(0);
-    for (const command of ["run", "demo", "probe", "spy", "trace"]) expect(stdout).toMatch(new RegExp(`^  ${command} `, "m"));
+    for (const command of ["run", "demo", "probe", "spy", "trace", "server"]) expect(stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     expect(stdout).toContain("Exit codes: 0 answered, 1 failed or aborted, 2 bad usage or a model that cannot load.");
     expect((await cli("run", "--help")).stdout).toContain("--max-tokens-per-step");
   });

@@ -91,6 +91,11 @@ export async function buildLlamaServer(options: BuildServerOptions = {}): Promis
     }
   };
 
+  for (const [tool, debian] of [["git", "git"], ["cmake", "cmake"], ["ninja", "ninja-build"], ["g++", "g++"]] as const) {
+    await run(tool, ["--version"]).catch((error: Error) => {
+      throw new ServerBuildError("find tools", `${tool} is not installed (Debian: apt-get install ${debian})`, error);
+    });
+  }
   const source = join(root, "src");
   const build = join(root, "build");
   mkdirSync(root, { recursive: true });
@@ -105,7 +110,7 @@ export async function buildLlamaServer(options: BuildServerOptions = {}): Promis
     .split("\n").map((line) => line.split(":")[0]!.trim()).filter((target) => SERVER_TARGETS.test(target));
   if (targets.length === 0) throw new ServerBuildError("list the server's objects", "the configured build has no llama-server objects");
   const jobs = options.jobs ?? Math.max(1, cpus().length);
-  log(`compiling ${targets.length} objects with ${jobs} jobs (about 10 minutes on 2 cores, once per llama.cpp version)`);
+  log(`compiling ${targets.length} objects with ${jobs} jobs (about 2 minutes on 2 cores, once per llama.cpp version)`);
   await step("compile", "ninja", ["-C", build, `-j${jobs}`, ...targets]);
 
   const bin = join(root, "bin");

@@ -36,6 +36,8 @@ export interface RemoteModelPort extends ModelPort {
   readonly servers: readonly ServerInfo[];
   /** node-llama-cpp's vocabulary-only load of the local GGUF copy (tokenizer, template, metadata; no weights). */
   readonly vocabulary: LlamaModel;
+  /** The path of that local copy. */
+  readonly vocabularyFile: string;
   /** Slots in use right now, per server URL. */
   busySlots(): Record<string, number>;
   dispose(): Promise<void>;
@@ -69,7 +71,8 @@ export async function connectServer(urls: string | readonly string[], options: C
   const servers = await Promise.all(list.map((url) => readServerInfo(url, settings.connectMs)));
   const first = servers[0]!;
   const llama = options.llama ?? (await defaultLlama(false));
-  const vocabulary = await loadVocabulary(llama, options.vocabulary ?? first.modelPath, first.modelPath);
+  const vocabularyFile = options.vocabulary ?? first.modelPath;
+  const vocabulary = await loadVocabulary(llama, vocabularyFile, first.modelPath);
   const client = {
     size: vocabulary.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0,
     tokenize: (text: string) => withBos(vocabulary, vocabulary.tokenize(text, true)),
@@ -80,7 +83,7 @@ export async function connectServer(urls: string | readonly string[], options: C
     await vocabulary.dispose();
     throw error;
   }
-  return remotePort(servers, vocabulary, settings);
+  return remotePort(servers, vocabulary, vocabularyFile, settings);
 }
 
 /** The tokens the runtime's prompts start with: BOS when the model adds one. */
@@ -89,7 +92,7 @@ function withBos(model: LlamaModel, tokens: readonly number[]): number[] {
   return model.tokens.shouldPrependBosToken && bos !== null && tokens[0] !== bos ? [bos, ...tokens] : [...tokens];
 }
 
-function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, settings: typeof DEFAULTS): RemoteModelPort {
+function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, vocabularyFile: string, settings: typeof DEFAULTS): RemoteModelPort {
   const slots: ServerSlot[] = servers.flatMap((server) => Array.from({ length: server.slots }, (_, id) => ({ url: server.url, id, contextSize: server.slotContext })));
   const unused = [...slots];
   const busyOn = (url: string) => [...pool.busy].filter((slot) => slot.url === url).length;
@@ -114,6 +117,7 @@ function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, sett
   return {
     servers,
     vocabulary,
+    vocabularyFile,
     chatWrapper,
     description: {
       name: general?.name ?? basename(first.modelPath),

@@ -3,6 +3,7 @@ import { connectServer, loadModel, runAgent, startLlamaServer, type LlamaModelPo
 import { WEATHER_TASK, weatherTools } from "../../../../demos/weather-tools.js";
 import { hasLlama2Fixture, hasTrainedFixture, LLAMA2_FIXTURE, TRAINED_FIXTURE } from "../../../helpers/fixture.js";
 import { hasServer, SERVER_BINARY } from "../../../helpers/llama-server.js";
+import { cli } from "../../../helpers/cli.js";
 
 /** What must be equal between a run in process and the same run on a server, turn by turn. */
 const steps = (result: RunResult) =>
@@ -83,6 +84,21 @@ describe.skipIf(!hasServer)("runs on real servers: concurrency, aborts, a server
     } finally {
       await model.dispose();
     }
+  }, 120_000);
+
+  it("npm run demo -- --model http://… answers exactly as in process; --json's model says it is served, by which build", async () => {
+    const server = await start(1);
+    const [inProcess, served] = [await cli("demo", "--json"), await cli("demo", "--model", server.url, "--json")];
+    const [local, remote] = [JSON.parse(inProcess.stdout), JSON.parse(served.stdout)];
+    expect(served.code).toBe(inProcess.code);
+    expect(remote.answer).toBe(local.answer);
+    expect(remote.turns.map((turn: { raw: string }) => turn.raw)).toEqual(local.turns.map((turn: { raw: string }) => turn.raw));
+    expect(remote.model.server).toEqual({ urls: [server.url], builds: [expect.stringMatching(/\S/)] });
+    expect(local.model.server).toBeUndefined();
+    // The probe runs there too (without P, node-llama-cpp's own loop, which needs the model in process).
+    const probe = await cli("probe", "--model", server.url, "--scenarios", "compare-berlin-sydney", "--arch", "C");
+    expect(probe.code).toBe(0);
+    expect(probe.stdout).toContain("served by llama-server");
   }, 120_000);
 
   it("aborting mid-step ends the run as aborted within a second", async () => {
