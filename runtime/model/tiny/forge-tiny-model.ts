@@ -40,6 +40,51 @@ function onesTensor(name: string, length: number): GgufTensor {
   return { name, dims: [length], data: new Float32Array(length).fill(1) };
 }
 
+/** The shape of a llama model narrowgauge writes (the forged one, or a distilled one). */
+export interface LlamaShape {
+  embeddingLength: number;
+  feedForwardLength: number;
+  blockCount: number;
+  headCount: number;
+  headCountKv: number;
+  contextLength: number;
+}
+
+/**
+ * GGUF metadata of a llama-architecture model with the built-in vocabulary
+ * (425 tokens) and the ChatML template: what the forged model and every model
+ * distilled for it share, so prompts tokenize the same on all of them.
+ */
+export function llamaMetadata(options: { name: string; description: string; shape: LlamaShape }): Array<readonly [string, GgufValue]> {
+  const vocabulary = buildTinyVocabulary();
+  const { embeddingLength: embed, feedForwardLength: ff, blockCount, headCount, headCountKv, contextLength } = options.shape;
+  const uint32 = (value: number): GgufValue => ({ type: "uint32", value });
+  return [
+    ["general.architecture", { type: "string", value: "llama" }],
+    ["general.name", { type: "string", value: options.name }],
+    ["general.description", { type: "string", value: options.description }],
+    ["llama.context_length", uint32(contextLength)],
+    ["llama.embedding_length", uint32(embed)],
+    ["llama.block_count", uint32(blockCount)],
+    ["llama.feed_forward_length", uint32(ff)],
+    ["llama.rope.dimension_count", uint32(embed / headCount)],
+    ["llama.attention.head_count", uint32(headCount)],
+    ["llama.attention.head_count_kv", uint32(headCountKv)],
+    ["llama.attention.layer_norm_rms_epsilon", { type: "float32", value: 1e-5 }],
+    ["llama.vocab_size", uint32(vocabulary.tokens.length)],
+    ["tokenizer.ggml.model", { type: "string", value: "llama" }],
+    ["tokenizer.ggml.tokens", { type: "array", itemType: "string", values: vocabulary.tokens }],
+    ["tokenizer.ggml.scores", { type: "array", itemType: "float32", values: vocabulary.scores }],
+    ["tokenizer.ggml.token_type", { type: "array", itemType: "int32", values: vocabulary.types }],
+    ["tokenizer.ggml.bos_token_id", uint32(vocabulary.ids.bos)],
+    ["tokenizer.ggml.eos_token_id", uint32(vocabulary.ids.imEnd)],
+    ["tokenizer.ggml.unknown_token_id", uint32(vocabulary.ids.unknown)],
+    ["tokenizer.ggml.add_bos_token", { type: "bool", value: true }],
+    ["tokenizer.ggml.add_space_prefix", { type: "bool", value: false }],
+    ["tokenizer.chat_template", { type: "string", value: CHATML_TEMPLATE }],
+  ];
+}
+
 export function forgeTinyModel(seed: number): Uint8Array {
   const random = new SeededRandom(seed);
   const vocabulary = buildTinyVocabulary();
@@ -69,30 +114,10 @@ export function forgeTinyModel(seed: number): Uint8Array {
   }
   tensors.push(onesTensor("output_norm.weight", embed));
 
-  const uint32 = (value: number): GgufValue => ({ type: "uint32", value });
-  const metadata: Array<readonly [string, GgufValue]> = [
-    ["general.architecture", { type: "string", value: "llama" }],
-    ["general.name", { type: "string", value: `narrowgauge tiny random (seed ${seed})` }],
-    ["general.description", { type: "string", value: "Random weights forged by narrowgauge: produces gibberish." }],
-    ["llama.context_length", uint32(TINY_MODEL_SHAPE.contextLength)],
-    ["llama.embedding_length", uint32(embed)],
-    ["llama.block_count", uint32(blockCount)],
-    ["llama.feed_forward_length", uint32(ff)],
-    ["llama.rope.dimension_count", uint32(headDim)],
-    ["llama.attention.head_count", uint32(headCount)],
-    ["llama.attention.head_count_kv", uint32(headCountKv)],
-    ["llama.attention.layer_norm_rms_epsilon", { type: "float32", value: 1e-5 }],
-    ["llama.vocab_size", uint32(vocabSize)],
-    ["tokenizer.ggml.model", { type: "string", value: "llama" }],
-    ["tokenizer.ggml.tokens", { type: "array", itemType: "string", values: vocabulary.tokens }],
-    ["tokenizer.ggml.scores", { type: "array", itemType: "float32", values: vocabulary.scores }],
-    ["tokenizer.ggml.token_type", { type: "array", itemType: "int32", values: vocabulary.types }],
-    ["tokenizer.ggml.bos_token_id", uint32(vocabulary.ids.bos)],
-    ["tokenizer.ggml.eos_token_id", uint32(vocabulary.ids.imEnd)],
-    ["tokenizer.ggml.unknown_token_id", uint32(vocabulary.ids.unknown)],
-    ["tokenizer.ggml.add_bos_token", { type: "bool", value: true }],
-    ["tokenizer.ggml.add_space_prefix", { type: "bool", value: false }],
-    ["tokenizer.chat_template", { type: "string", value: CHATML_TEMPLATE }],
-  ];
+  const metadata = llamaMetadata({
+    name: `narrowgauge tiny random (seed ${seed})`,
+    description: "Random weights forged by narrowgauge: produces gibberish.",
+    shape: TINY_MODEL_SHAPE,
+  });
   return writeGguf({ metadata, tensors });
 }

@@ -1,8 +1,8 @@
 /**
- * A minimal GGUF (version 3) writer: metadata key/values and F32 tensors.
- * Format reference: ggml's docs/gguf.md. Only what the forged tiny model
- * needs is implemented; every value carries its GGUF type explicitly so the
- * file is byte-for-byte determined by the input.
+ * A minimal GGUF (version 3) writer: metadata key/values and F32, F16 or
+ * Q8_0 tensors. Format reference: ggml's docs/gguf.md. Only what narrowgauge's
+ * own models need is implemented; every value carries its GGUF type
+ * explicitly so the file is byte-for-byte determined by the input.
  */
 
 export type GgufScalar =
@@ -18,11 +18,16 @@ export type GgufArray =
 
 export type GgufValue = GgufScalar | GgufArray;
 
+/** How a tensor is stored: F32, F16 (IEEE half), or Q8_0 (blocks of 32 int8 with one F16 scale; rows a multiple of 32). */
+export type GgufTensorType = "f32" | "f16" | "q8_0";
+
 export interface GgufTensor {
   name: string;
   /** ggml order: dims[0] is the fastest-varying (row length). */
   dims: readonly number[];
   data: Float32Array;
+  /** Defaults to f32. */
+  type?: GgufTensorType;
 }
 
 export interface GgufFile {
@@ -33,7 +38,8 @@ export interface GgufFile {
 const GGUF_MAGIC = 0x46554747; // "GGUF" little-endian
 const GGUF_VERSION = 3;
 const ALIGNMENT = 32;
-const GGML_TYPE_F32 = 0;
+const GGML_TYPE_ID: Record<GgufTensorType, number> = { f32: 0, f16: 1, q8_0: 8 };
+const Q8_BLOCK = 32;
 
 const VALUE_TYPE_ID = {
   uint32: 4,
@@ -122,14 +128,82 @@ function writeValue(sink: ByteSink, value: GgufValue): void {
   }
 }
 
-function tensorByteLength(tensor: GgufTensor): number {
+function elementCount(tensor: GgufTensor): number {
   const elements = tensor.dims.reduce((product, dim) => product * dim, 1);
   if (elements !== tensor.data.length) {
     throw new RangeError(
       `tensor ${tensor.name}: dims ${tensor.dims.join("x")} need ${elements} values, got ${tensor.data.length}`,
     );
   }
-  return elements * 4;
+  if (tensor.type === "q8_0" && tensor.dims[0]! % Q8_BLOCK !== 0) throw new RangeError(`tensor ${tensor.name}: Q8_0 needs rows of a multiple of ${Q8_BLOCK} values, got ${tensor.dims[0]}`);
+  return elements;
+}
+
+/** IEEE 754 half precision bits of a number, rounded to nearest even (what ggml's fp32→fp16 does). */
+export function toHalf(value: number): number {
+  const view = new DataView(new ArrayBuffer(4));
+  view.setFloat32(0, value, true);
+  const bits = view.getUint32(0, true);
+  const sign = (bits >>> 16) & 0x8000;
+  const exponent = (bits >>> 23) & 0xff;
+  let mantissa = bits & 0x7fffff;
+  if (exponent === 0xff) return sign | 0x7c00 | (mantissa ? 0x200 : 0);
+  let half = exponent - 127 + 15;
+  if (half >= 0x1f) return sign | 0x7c00;
+  if (half <= 0) {
+    if (half < -10) return sign;
+    mantissa |= 0x800000;
+    const shift = 14 - half;
+    let rounded = mantissa >>> shift;
+    const remainder = mantissa & ((1 << shift) - 1);
+    const halfway = 1 << (shift - 1);
+    if (remainder > halfway || (remainder === halfway && (rounded & 1))) rounded++;
+    return sign | rounded;
+  }
+  let rounded = (half << 10) | (mantissa >>> 13);
+  const remainder = mantissa & 0x1fff;
+  if (remainder > 0x1000 || (remainder === 0x1000 && (rounded & 1))) rounded++;
+  half = rounded;
+  return sign | half;
+}
+
+/** A tensor's bytes in its storage type. */
+export function encodeTensor(tensor: GgufTensor): Uint8Array {
+  const data = tensor.data;
+  const type = tensor.type ?? "f32";
+  if (type === "f32") {
+    const bytes = new Uint8Array(data.length * 4);
+    const view = new DataView(bytes.buffer);
+    for (let index = 0; index < data.length; index++) view.setFloat32(index * 4, data[index]!, true);
+    return bytes;
+  }
+  if (type === "f16") {
+    const bytes = new Uint8Array(data.length * 2);
+    const view = new DataView(bytes.buffer);
+    for (let index = 0; index < data.length; index++) view.setUint16(index * 2, toHalf(data[index]!), true);
+    return bytes;
+  }
+  // Q8_0, as ggml's quantize_row_q8_0_ref: d = max|x| / 127, q = round(x / d), d stored as F16.
+  const blocks = data.length / Q8_BLOCK;
+  const bytes = new Uint8Array(blocks * (2 + Q8_BLOCK));
+  const view = new DataView(bytes.buffer);
+  for (let block = 0; block < blocks; block++) {
+    const start = block * Q8_BLOCK;
+    let amax = 0;
+    for (let index = 0; index < Q8_BLOCK; index++) amax = Math.max(amax, Math.abs(data[start + index]!));
+    const scale = amax / 127;
+    const inverse = scale ? 1 / scale : 0;
+    const offset = block * (2 + Q8_BLOCK);
+    view.setUint16(offset, toHalf(scale), true);
+    for (let index = 0; index < Q8_BLOCK; index++) view.setInt8(offset + 2 + index, Math.round(data[start + index]! * inverse));
+  }
+  return bytes;
+}
+
+function tensorByteLength(tensor: GgufTensor): number {
+  const elements = elementCount(tensor);
+  const type = tensor.type ?? "f32";
+  return type === "f32" ? elements * 4 : type === "f16" ? elements * 2 : (elements / Q8_BLOCK) * (2 + Q8_BLOCK);
 }
 
 const alignUp = (value: number): number => Math.ceil(value / ALIGNMENT) * ALIGNMENT;
@@ -152,18 +226,14 @@ export function writeGguf(file: GgufFile): Uint8Array {
     sink.string(tensor.name);
     sink.u32(tensor.dims.length);
     for (const dim of tensor.dims) sink.u64(dim);
-    sink.u32(GGML_TYPE_F32);
+    sink.u32(GGML_TYPE_ID[tensor.type ?? "f32"]);
     sink.u64(dataOffset);
     dataOffset = alignUp(dataOffset + tensorByteLength(tensor));
   }
 
   sink.padTo(ALIGNMENT);
   for (const tensor of file.tensors) {
-    const data = tensor.data;
-    const bytes = new Uint8Array(data.length * 4);
-    const view = new DataView(bytes.buffer);
-    for (let index = 0; index < data.length; index++) view.setFloat32(index * 4, data[index]!, true);
-    sink.raw(bytes);
+    sink.raw(encodeTensor(tensor));
     sink.padTo(ALIGNMENT);
   }
   return sink.concat();
