@@ -9,6 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { buildLlamaServer, loadModel, openModel, runAgent } from "../../index.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
+import { rejectionProfile } from "./rejections.js";
 import { concurrentOverSequential, servedConcurrentOverSequential, constrainedOverUnconstrained, longOverShort, loopRatios, skeletonRatio, threadsRatio } from "./measures.js";
 
 const fixture = fileURLToPath(new URL("../../../shared/fixtures/llama2-tiny-random.gguf", import.meta.url));
@@ -39,6 +40,10 @@ for (const [name, source] of Object.entries(MODELS)) {
   const opened = await openModel({ source, sequences: 1 });
   const ratio = await constrainedOverUnconstrained(opened);
   set(`constrainedOverUnconstrained.${name}`, ratio.sampled, `temperature 1: ${ratio.constrainedMs.toFixed(2)} vs ${ratio.unconstrainedMs.toFixed(2)} ms/token; greedy ratio ${ratio.greedy.toFixed(2)}`);
+  const rejections = await rejectionProfile(opened);
+  const share = (part: { tokens: number; rejected: number }) => part.rejected / Math.max(1, part.tokens);
+  set(`rejectedShare.${name}.skeleton`, share(rejections.skeleton), `greedy: the grammar rejected the model's own choice at ${rejections.skeleton.rejected} of ${rejections.skeleton.tokens} skeleton positions`);
+  set(`rejectedShare.${name}.freeText`, share(rejections.freeText), `and at ${rejections.freeText.rejected} of ${rejections.freeText.tokens} thought/answer positions; a rejection costs ${rejections.msPerRejection.toFixed(2)} ms (the full-vocabulary mask)`);
   if (name === "tiny") {
     const skeleton = await skeletonRatio(opened);
     set("skeletonTokensOursOverJsonSchema.tiny", skeleton.ratio, `${skeleton.ours.toFixed(1)} vs ${skeleton.theirs.toFixed(1)} tokens per step`);
