@@ -9,7 +9,7 @@ import { ModelLoadError } from "../llama/model-errors.js";
 import { defaultLlama } from "../llama/open-model.js";
 import { ServerVocabularyError } from "./server-errors.js";
 import { abortedRemoteGeneration, remoteSession, type ServerSlot, type SlotRequestSettings } from "./remote-session.js";
-import { checkServer, readServerInfo, type ServerInfo } from "./trust-checks.js";
+import { checkSameModel, checkServer, readServerInfo, type ServerInfo } from "./trust-checks.js";
 
 export interface ConnectServerOptions {
   /**
@@ -79,6 +79,7 @@ export async function connectServer(urls: string | readonly string[], options: C
   };
   try {
     await Promise.all(servers.map((server) => checkServer(server, client, settings.minSlotContext, settings.connectMs)));
+    await checkSameModel(servers, client, settings.connectMs);
   } catch (error) {
     await vocabulary.dispose();
     throw error;

@@ -25,9 +25,10 @@ export class ServerError extends NarrowgaugeError {
  * - `tokenizer`: the server must tokenize a probe text to the client's token ids (BOS included);
  * - `vocabulary`: same vocabulary size as the client's copy of the model;
  * - `context`: each slot must hold a prompt plus a step;
- * - `slots`: the server must expose slots to pin runs to.
+ * - `slots`: the server must expose slots to pin runs to;
+ * - `same-model`: several servers must agree on the next-token distribution after a probe text.
  */
-export type TrustCheck = "rejects-invalid-grammar" | "obeys-grammar" | "tokenizer" | "vocabulary" | "context" | "slots";
+export type TrustCheck = "rejects-invalid-grammar" | "obeys-grammar" | "tokenizer" | "vocabulary" | "context" | "slots" | "same-model";
 
 /** A server failed a check made on connecting, so narrowgauge will not run on it. */
 export class ServerTrustError extends NarrowgaugeError {

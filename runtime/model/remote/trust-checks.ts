@@ -88,3 +88,29 @@ export async function checkServer(info: ServerInfo, vocabulary: ClientVocabulary
     throw new ServerTrustError(url, "obeys-grammar", `asked for exactly ${JSON.stringify(OBEYED_TEXT)} under a grammar, got ${JSON.stringify(obeyed.content).slice(0, 80)}`);
   }
 }
+
+/** The model's top next tokens after the probe text, with their log-probabilities: equal weights give equal fingerprints. */
+async function fingerprint(url: string, vocabulary: ClientVocabulary, answerMs: number): Promise<Array<{ id: number; logprob: number }>> {
+  const answer = await requestJson(url, "/completion", { prompt: vocabulary.tokenize(PROBE_TEXT), n_predict: 1, temperature: 0, n_probs: 5 }, { answerMs });
+  const first = (answer.completion_probabilities as Array<{ top_logprobs?: Array<{ id: number; logprob: number }> }> | undefined)?.[0]?.top_logprobs;
+  if (!Array.isArray(first) || first.length === 0) throw new ServerError(url, "protocol", "/completion with n_probs returned no completion_probabilities");
+  return first.map(({ id, logprob }) => ({ id, logprob }));
+}
+
+/**
+ * Several servers must serve the same weights, not only the same vocabulary
+ * (two fine-tunes share one): runs spread over them would otherwise behave
+ * differently by where they land. Their next-token distributions after the
+ * probe text must agree (the same top five tokens, log-probabilities within 0.01).
+ */
+export async function checkSameModel(servers: readonly ServerInfo[], vocabulary: ClientVocabulary, answerMs: number): Promise<void> {
+  if (servers.length < 2) return;
+  const prints = await Promise.all(servers.map((server) => fingerprint(server.url, vocabulary, answerMs)));
+  const reference = prints[0]!;
+  prints.forEach((print, index) => {
+    const same = print.length === reference.length && print.every((entry, rank) => entry.id === reference[rank]!.id && Math.abs(entry.logprob - reference[rank]!.logprob) < 0.01);
+    if (!same) {
+      throw new ServerTrustError(servers[index]!.url, "same-model", `its next-token distribution after a probe text differs from ${servers[0]!.url}'s (top tokens ${print.map((entry) => entry.id).join(",")} vs ${reference.map((entry) => entry.id).join(",")}): the servers hold different weights`);
+    }
+  });
+}

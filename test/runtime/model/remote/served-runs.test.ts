@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectServer, loadModel, runAgent, startLlamaServer, type LlamaModelPort, type RunningServer, type RunResult } from "../../../../index.js";
+import { connectServer, loadModel, runAgent, ServerTrustError, startLlamaServer, type LlamaModelPort, type RunningServer, type RunResult } from "../../../../index.js";
 import { WEATHER_TASK, weatherTools } from "../../../../demos/weather-tools.js";
 import { hasLlama2Fixture, hasTrainedFixture, LLAMA2_FIXTURE, TRAINED_FIXTURE } from "../../../helpers/fixture.js";
 import { hasServer, SERVER_BINARY } from "../../../helpers/llama-server.js";
@@ -100,6 +100,16 @@ describe.skipIf(!hasServer)("runs on real servers: concurrency, aborts, a server
     expect(probe.code).toBe(0);
     expect(probe.stdout).toContain("served by llama-server");
   }, 120_000);
+
+  it("servers holding different weights behind the same vocabulary are refused together (same-model)", async () => {
+    const other = await loadModel("tiny:2");
+    const otherServer = await startLlamaServer({ model: other.opened.file, binary: SERVER_BINARY, slots: 1 });
+    servers.push(otherServer);
+    await other.dispose();
+    const error = await connectServer([(await start(1)).url, otherServer.url]).then(() => null, (failure: unknown) => failure);
+    expect(error).toBeInstanceOf(ServerTrustError);
+    expect((error as ServerTrustError).check).toBe("same-model");
+  }, 60_000);
 
   it("aborting mid-step ends the run as aborted within a second", async () => {
     const model = await connectServer((await start(1)).url);
