@@ -78,7 +78,7 @@ const MAY_IMPORT: Array<[room: string, allowed: Array<string | RegExp>]> = [
   ["runtime/loop/", ["schemas/", "guards/", "runtime/"]],
   ["demos/", ["index.ts", "testing.ts"]],
   // Distillation writes GGUFs with the built-in model's writer and vocabulary, for the demo's tools.
-  ["train/", ["index.ts", "testing.ts", "runtime/model/tiny/", "demos/weather-tools"]],
+  ["train/", ["index.ts", "testing.ts", "runtime/model/tiny/", "demos/weather-tools", "demos/cli/load-tools"]],
 ];
 
 describe("architecture", () => {

@@ -10,11 +10,11 @@
 import { createWriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { Command, InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { loadModel } from "../../index.js";
-import { weatherTools } from "../../demos/weather-tools.js";
-import { WEATHER_TASK_KINDS } from "../tasks/weather-tasks.js";
+import { loadTools } from "../../demos/cli/load-tools.js";
 import { DATA_PROFILES, generateRun } from "./generate-runs.js";
+import { loadTaskKinds } from "./load-task-kinds.js";
 import { Random } from "./random.js";
 
 const count = (text: string) => {
@@ -26,11 +26,14 @@ const count = (text: string) => {
 const flags = new Command("train:data")
   .option("--runs <n>", "runs to keep", count, 200)
   .option("--seed <n>", "seed of the tasks and tool results", count, 1)
-  .addOption(new Command().createOption("--split <split>", "train or heldout phrasings").choices(["train", "heldout"]).default("train"))
+  .addOption(new Option("--split <split>", "train or heldout phrasings").choices(["train", "heldout"]).default("train"))
+  .option("--tools <module>", "a module exporting the tools (made with defineTool)", "demos/weather-tools.ts")
+  .option("--tasks <module>", "a module exporting the task kinds (see train/tasks/task-kind.ts)", "train/tasks/weather-tasks.ts")
   .option("--profiles <list>", "profiles to mix", Object.keys(DATA_PROFILES).join(","))
   .requiredOption("--out <file>", "JSONL file to write")
   .parse()
-  .opts<{ runs: number; seed: number; split: "train" | "heldout"; profiles: string; out: string }>();
+  .opts<{ runs: number; seed: number; split: "train" | "heldout"; profiles: string; tools: string; tasks: string; out: string }>();
+const [tools, kinds] = [await loadTools(flags.tools), await loadTaskKinds(flags.tasks)];
 
 const profiles = flags.profiles.split(",").map((name) => name.trim());
 for (const profile of profiles) if (!DATA_PROFILES[profile]) throw new InvalidArgumentError(`unknown profile ${profile}`);
@@ -43,7 +46,7 @@ let kept = 0;
 let dropped = 0;
 let tokens = 0;
 while (kept < flags.runs) {
-  const line = await generateRun({ vocabulary, tools: weatherTools, kinds: WEATHER_TASK_KINDS, split: flags.split, profiles, random });
+  const line = await generateRun({ vocabulary, tools, kinds, split: flags.split, profiles, random });
   if (!line) {
     dropped++;
     if (dropped > flags.runs) throw new Error(`the oracle could not finish ${dropped} runs: the plans no longer fit what the runtime offers`);

@@ -8,10 +8,10 @@
  */
 import { Command, InvalidArgumentError, Option } from "commander";
 import { loadModel } from "../../index.js";
-import { weatherTools } from "../../demos/weather-tools.js";
+import { loadTools } from "../../demos/cli/load-tools.js";
 import { DATA_PROFILES, generateRun, type RunRecordLine } from "../data/generate-runs.js";
+import { loadTaskKinds } from "../data/load-task-kinds.js";
 import { Random } from "../data/random.js";
-import { WEATHER_TASK_KINDS } from "../tasks/weather-tasks.js";
 
 const count = (text: string) => {
   const value = Number(text);
@@ -23,9 +23,12 @@ const flags = new Command("train:eval")
   .option("--runs <n>", "runs per profile", count, 20)
   .option("--seed <n>", "seed of the tasks and tool results", count, 7)
   .addOption(new Option("--split <split>", "phrasings to ask").choices(["train", "heldout"]).default("heldout"))
+  .option("--tools <module>", "a module exporting the tools (made with defineTool)", "demos/weather-tools.ts")
+  .option("--tasks <module>", "a module exporting the task kinds (see train/tasks/task-kind.ts)", "train/tasks/weather-tasks.ts")
   .option("--profiles <list>", "profiles", "sub1b,none")
   .parse()
-  .opts<{ model: string; runs: number; seed: number; split: "train" | "heldout"; profiles: string }>();
+  .opts<{ model: string; runs: number; seed: number; split: "train" | "heldout"; profiles: string; tools: string; tasks: string }>();
+const [tools, kinds] = [await loadTools(flags.tools), await loadTaskKinds(flags.tasks)];
 
 const model = await loadModel(flags.model, { sequences: 1 });
 console.log(`| profile | runs | answered | correct | ungrounded |\n| --- | --- | --- | --- | --- |`);
@@ -35,7 +38,7 @@ for (const profile of flags.profiles.split(",").map((name) => name.trim())) {
   const random = new Random(flags.seed);
   const lines: RunRecordLine[] = [];
   for (let run = 0; run < flags.runs; run++) {
-    const line = await generateRun({ vocabulary: model, model, tools: weatherTools, kinds: WEATHER_TASK_KINDS, split: flags.split, profiles: [profile], random });
+    const line = await generateRun({ vocabulary: model, model, tools, kinds, split: flags.split, profiles: [profile], random });
     if (line) lines.push(line);
   }
   const answered = lines.filter((line) => line.reason === "final-answer").length;
