@@ -55,7 +55,8 @@ const CMAKE_OPTIONS = [
 ];
 /** The server's own targets. Everything else (ggml, llama, common) is node-llama-cpp's prebuilt libraries. */
 const SERVER_TARGETS = /CMakeFiles\/(llama-server|llama-server-impl|server-context|mtmd|cpp-httplib|llama-ui|vendor-hash)\.dir\/.+\.o$/;
-const PREBUILT_LINK = ["libllama-common.so", "libllama.v0.4.0.so", "libggml.v0.4.0.so", "libggml-base.so"];
+/** The prebuilt libraries the server links to (their names carry node-llama-cpp's llama.cpp release). */
+const PREBUILT_LINK = [/^libllama-common\.so$/, /^libllama(\.v[\d.]+)?\.so$/, /^libggml(\.v[\d.]+)?\.so$/, /^libggml-base\.so$/];
 
 export interface BuildServerOptions {
   cacheDir?: string;
@@ -74,6 +75,7 @@ export interface BuildServerOptions {
  */
 export async function buildLlamaServer(options: BuildServerOptions = {}): Promise<string> {
   const log = options.log ?? (() => {});
+  if (process.platform !== "linux") throw new ServerBuildError("find sources", `building llama-server here is supported on Linux only; on ${process.platform}, use a llama-server from llama.cpp's releases (any build that passes connectServer's checks)`);
   const sources = await llamaSources();
   const root = serverBuildDir(sources.commit, options.cacheDir);
   const binary = join(root, "bin", "llama-server");
@@ -121,9 +123,12 @@ export async function buildLlamaServer(options: BuildServerOptions = {}): Promis
     copyFileSync(join(sources.prebuiltLibraries, library), join(staging, library));
   }
   const objects = targets.map((target) => join(build, target));
+  const libraries = readdirSync(staging);
+  const link = PREBUILT_LINK.map((pattern) => libraries.find((name) => pattern.test(name)));
+  if (link.some((name) => name === undefined)) throw new ServerBuildError("link against node-llama-cpp's libraries", `expected libllama-common, libllama, libggml and libggml-base in ${sources.prebuiltLibraries}, found ${libraries.join(", ")}`);
   await step("link against node-llama-cpp's libraries", "g++", [
     "-o", join(staging, "llama-server"), ...objects,
-    `-L${staging}`, ...PREBUILT_LINK.map((library) => `-l:${library}`),
+    `-L${staging}`, ...link.map((library) => `-l:${library}`),
     "-Wl,-rpath,$ORIGIN", "-lpthread", "-ldl",
   ]);
   writeFileSync(join(staging, "BUILD.txt"), `llama.cpp ${sources.commit}\nlibraries from ${sources.prebuiltLibraries}\n`);

@@ -65,7 +65,13 @@ async function loadVocabulary(llama: Llama, path: string, serverPath: string): P
  * placed on the server with the fewest busy slots.
  */
 export async function connectServer(urls: string | readonly string[], options: ConnectServerOptions = {}): Promise<RemoteModelPort> {
-  const settings = { ...DEFAULTS, ...options };
+  const settings = {
+    answerMs: options.answerMs ?? DEFAULTS.answerMs,
+    idleMs: options.idleMs ?? DEFAULTS.idleMs,
+    connectMs: options.connectMs ?? DEFAULTS.connectMs,
+    minSlotContext: options.minSlotContext ?? DEFAULTS.minSlotContext,
+  };
+  for (const [name, value] of Object.entries(settings)) if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`connectServer: ${name} must be a positive number, got ${value}`);
   const list = (typeof urls === "string" ? urls.split(",") : [...urls]).map((url) => normalise(url.trim())).filter(Boolean);
   if (list.length === 0) throw new RangeError("connectServer needs at least one server URL");
   const servers = await Promise.all(list.map((url) => readServerInfo(url, settings.connectMs)));

@@ -73,6 +73,8 @@ function completionBody(request: GenerateRequest, slot: ServerSlot, settings: Sl
 export async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settings: SlotRequestSettings): Promise<PortGeneration> {
   assertFitsContext(request.prompt.length, request.maxTokens, slot.contextSize);
   const started = performance.now();
+  // As in process: no budget, no generation (llama-server would read n_predict 0 as its own default).
+  if (request.maxTokens <= 0) return { ...abortedRemoteGeneration(request, started), stopReason: "max-tokens" };
   const tracker = new JsonCompletionTracker();
   let text = "";
   let streamed = 0;
