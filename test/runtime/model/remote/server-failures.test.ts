@@ -36,7 +36,7 @@ describe("connecting to a server", () => {
     const error = await rejection(connectServer(`http://127.0.0.1:${await freePort()}`));
     expect(error).toBeInstanceOf(ServerError);
     expect((error as ServerError).kind).toBe("unreachable");
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it("a server that never answers is a ServerError (timeout) within the connect limit", async () => {
@@ -44,7 +44,7 @@ describe("connecting to a server", () => {
     const started = performance.now();
     const error = await rejection(connectServer(server.url, { connectMs: 300 }));
     expect((error as ServerError).kind).toBe("timeout");
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it("a server that answers garbage is a ServerError (protocol)", async () => {
@@ -128,7 +128,7 @@ describe("a run on a server that fails", () => {
       expect(result.error?.code).toBe("server-failed");
       expect(result.error?.message).toMatch(message);
       expect(result.answer).toBeNull();
-      expect(performance.now() - started).toBeLessThan(3000);
+      expect(performance.now() - started).toBeLessThan(5000);
     });
   }
 
@@ -146,6 +146,6 @@ describe("a run on a server that fails", () => {
     const started = performance.now();
     const result = await runAgent({ model, tools: weatherTools, task, profile: "none", signal: controller.signal });
     expect(result.status).toBe("aborted");
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(performance.now() - started).toBeLessThan(2500);
   });
 });
