@@ -47,6 +47,19 @@ describe.skipIf(!hasServer)("a run on llama-server equals the same run in proces
           await remote.dispose();
         }
       }, 120_000);
+
+      it("cuts a step off at its token budget exactly as in process (the same truncated turns)", async () => {
+        const remote = await connectServer(server.url);
+        try {
+          const options = { tools: weatherTools, task: WEATHER_TASK, maxTurns: 2, maxTokensPerStep: 12 };
+          const [inProcess, served] = [await runAgent({ ...options, model: local }), await runAgent({ ...options, model: remote })];
+          expect(served.turns[0]!.failure?.code).toBe("truncated-output");
+          expect(steps(served)).toEqual(steps(inProcess));
+          expect(served.turns.map((turn) => turn.failure)).toEqual(inProcess.turns.map((turn) => turn.failure));
+        } finally {
+          await remote.dispose();
+        }
+      }, 120_000);
     });
   }
 });
