@@ -51,12 +51,19 @@ async function open(url: string, init: RequestInit, limits: RequestLimits) {
     timer.clear();
     limits.signal?.removeEventListener("abort", onAbort);
   };
-  try {
-    const response = await fetch(url, { ...init, signal: controller.signal });
-    return { response, controller, timer, dispose };
-  } catch (error) {
-    dispose();
-    throw transportFailure(url, error, controller, limits.signal, false);
+  // A pooled keep-alive connection the server has just closed fails before
+  // any answer (UND_ERR_SOCKET, ECONNRESET): the request never reached it, so
+  // it is sent once more on a new connection.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(url, { ...init, signal: controller.signal });
+      return { response, controller, timer, dispose };
+    } catch (error) {
+      const code = (error as { cause?: { code?: string } }).cause?.code;
+      if (attempt === 1 && !controller.signal.aborted && (code === "UND_ERR_SOCKET" || code === "ECONNRESET")) continue;
+      dispose();
+      throw transportFailure(url, error, controller, limits.signal, false);
+    }
   }
 }
 

@@ -54,7 +54,9 @@ describe.skipIf(!hasServer)("a run on llama-server equals the same run in proces
           const options = { tools: weatherTools, task: WEATHER_TASK, maxTurns: 2, maxTokensPerStep: 12 };
           const [inProcess, served] = [await runAgent({ ...options, model: local }), await runAgent({ ...options, model: remote })];
           expect(served.turns[0]!.failure?.code).toBe("truncated-output");
-          expect(steps(served)).toEqual(steps(inProcess));
+          // How much of the first prompt is evaluated depends on what the earlier tests left in the caches.
+          const withoutReuse = (result: RunResult) => steps(result).map(({ prompt, ...rest }) => ({ ...rest, tokens: prompt.tokens }));
+          expect(withoutReuse(served)).toEqual(withoutReuse(inProcess));
           expect(served.turns.map((turn) => turn.failure)).toEqual(inProcess.turns.map((turn) => turn.failure));
         } finally {
           await remote.dispose();

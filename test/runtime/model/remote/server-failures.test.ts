@@ -97,6 +97,30 @@ describe("connecting to a server", () => {
   });
 });
 
+describe("the HTTP client", () => {
+  it("sends a request again, once, when a kept-alive connection turns out closed (what llama-server's HTTP library does)", async () => {
+    const { createServer } = await import("node:net");
+    const { requestJson } = await import("../../../../runtime/model/remote/server-http.js");
+    // Answers the first request on each connection, keeps it open, and drops the connection at the second.
+    const server = createServer((socket) => {
+      let served = 0;
+      socket.on("data", (chunk) => {
+        if (!chunk.toString().includes("\r\n\r\n")) return;
+        if (served++ > 0) return socket.destroy();
+        const body = JSON.stringify({ ok: served });
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: keep-alive\r\n\r\n${body}`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      for (let request = 0; request < 3; request++) expect(await requestJson(url, "/props", undefined, { answerMs: 2000 })).toEqual({ ok: 1 });
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe("a run on a server that fails", () => {
   const task = "What's the weather in Paris?";
   const run = (model: RemoteModelPort) => runAgent({ model, tools: weatherTools, task, profile: "none", maxTurns: 2 });
