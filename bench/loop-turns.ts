@@ -4,10 +4,12 @@
  * previous turn (KV reuse), and milliseconds split into render, grammar,
  * prompt evaluation, sampling and tool time.
  *
- *   npm run bench:loop [-- --model <path> --seeds 3 --max-turns 5]
+ *   npm run bench:loop [-- --model <path | http://host:port> --seeds 3 --max-turns 5]
+ *
+ * On a llama-server (--model http://…), "evaluated" is the server's own count.
  */
 import { parseArgs } from "node:util";
-import { loadModel, runAgent } from "../index.js";
+import { connectServer, isServerUrl, loadModel, runAgent } from "../index.js";
 import { WEATHER_TASK, weatherTools } from "../demos/weather-tools.js";
 
 const { values } = parseArgs({ options: { model: { type: "string" }, seeds: { type: "string", default: "3" }, "max-turns": { type: "string", default: "5" } } });
@@ -15,7 +17,7 @@ const seeds = values.model ? [0] : Array.from({ length: Number(values.seeds) }, 
 
 console.log("model               turn  prompt  appended  evaluated  generated  render  grammar  prompt-ms  sampling  tool  total");
 for (const seed of seeds) {
-  const model = await loadModel(values.model ?? { tiny: seed });
+  const model = values.model && isServerUrl(values.model) ? await connectServer(values.model) : await loadModel(values.model ?? { tiny: seed });
   const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, maxTurns: Number(values["max-turns"]) });
   let previous = 0;
   for (const turn of result.turns) {
