@@ -81,6 +81,10 @@ export async function startLlamaServer(options: StartServerOptions): Promise<Run
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let exitedEarly = false;
   void exited.then(() => (exitedEarly = true));
+  // A server never outlives the process that started it, however that process ends (but SIGKILL).
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  void exited.then(() => process.off("exit", killOnExit));
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGTERM");
