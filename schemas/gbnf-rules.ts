@@ -10,7 +10,7 @@
  * does xgrammar (vLLM, SGLang), whose \x takes any number of hex digits, so
  * `\x1f0-9` there is the reversed range U+01F0 to 9.
  */
-export function charClass(ranges: ReadonlyArray<readonly [number, number]>): string {
+function charClass(ranges: ReadonlyArray<readonly [number, number]>): string {
   const escape = (code: number) => (code > 0xffff ? `\\U${code.toString(16).toUpperCase().padStart(8, "0")}` : `\\u${code.toString(16).toUpperCase().padStart(4, "0")}`);
   const merged: Array<[number, number]> = [];
   for (const [from, to] of ranges) {

@@ -9,6 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { buildLlamaServer, loadModel, openModel, runAgent } from "../../index.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
+import { tinyModelFile } from "../../runtime/model/tiny/tiny-model-file.js";
 import { rejectionProfile } from "./rejections.js";
 import { concurrentOverSequential, servedConcurrentOverSequential, constrainedOverUnconstrained, longOverShort, loopRatios, skeletonRatio, threadsRatio } from "./measures.js";
 
@@ -25,11 +26,7 @@ const set = (key: string, value: number, anchor: string) => {
   rows.push([key, value.toFixed(2), anchor]);
 };
 const step = (line: string) => process.stderr.write(`${line}\n`);
-const tinyModelPath = async () => {
-  const opened = await openModel({ source: MODELS.tiny!, sequences: 1, contextSize: 256 });
-  await opened.dispose();
-  return opened.file;
-};
+
 
 step("threads…");
 const threads = await threadsRatio(MODELS.tiny!);
@@ -75,7 +72,7 @@ for (const name of ["tiny", "fixture"].filter((key) => MODELS[key])) {
 const serverBuilt = await buildLlamaServer().then(() => true, (error: Error) => (step(`no llama-server: ${error.message}`), false));
 for (const name of ["tiny", "fixture"].filter((key) => MODELS[key] && serverBuilt)) {
   step(`concurrency on ${name}, served…`);
-  const file = name === "tiny" ? await tinyModelPath() : MODELS[name]!;
+  const file = name === "tiny" ? await tinyModelFile(1) : MODELS[name]!;
   set(`concurrent4OverSequentialServed.${name}`, await servedConcurrentOverSequential(file), "the same 4 runs on llama-server -np 4 (continuous batching), 1 thread, ÷ one after another on it");
 }
 

@@ -16,7 +16,7 @@ export async function llamaLogProbs(modelFile: string, tokens: readonly number[]
       wanted.has(index) ? ([token as Token, { generateNext: { probabilities: true, options: { temperature: 1, topK: 0, topP: 1, minP: 0 } } }] as const) : (token as Token),
     );
     const results = await context.getSequence().controlledEvaluate(input as never);
-    const vocabulary = model.tokens.bos === null ? 0 : (model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0);
+    const vocabulary = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
     return positions.map((position) => {
       const probabilities = results[position]?.next?.probabilities;
       if (!probabilities) throw new Error(`no probabilities at position ${position}`);

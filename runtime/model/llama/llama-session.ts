@@ -1,18 +1,10 @@
 import type { LlamaContextSequence } from "node-llama-cpp";
-import type { GenerateRequest, ModelSession, PortGeneration } from "../model-port.js";
+import type { ModelSession } from "../model-port.js";
 import { generateUnderGrammar } from "./generate-under-grammar.js";
 import { llamaGrammar } from "./llama-grammar-cache.js";
 import type { OpenedModel } from "./open-model.js";
 import type { Lease } from "../lease-pool.js";
-
-/** What a generation returns when the caller's signal fired before it finished. */
-export const abortedGeneration = (request: GenerateRequest, started: number): PortGeneration => ({
-  text: "",
-  stopReason: "aborted",
-  generatedTokens: 0,
-  prompt: { tokens: request.prompt.length, evaluated: 0 },
-  ms: { prompt: performance.now() - started, sampling: 0 },
-});
+import { abortedGeneration } from "../session-generation.js";
 
 /** Resolves when the signal fires; never rejects. */
 function whenAborted(signal: AbortSignal | undefined): { fired: Promise<"aborted">; dispose: () => void } {

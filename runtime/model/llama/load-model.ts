@@ -1,7 +1,7 @@
 import { samplingPresetFor } from "../sampling-presets.js";
 import type { ModelPort } from "../model-port.js";
-import { abortedGeneration, llamaSession } from "./llama-session.js";
-import { LeaseWaitAbortedError } from "../lease-pool.js";
+import { generateInOwnSession } from "../session-generation.js";
+import { llamaSession } from "./llama-session.js";
 import { openModel, type OpenModelOptions, type OpenedModel } from "./open-model.js";
 
 export interface LlamaModelPort extends ModelPort {
@@ -38,20 +38,7 @@ export function llamaModelPort(opened: OpenedModel): LlamaModelPort {
     tokenize: (text) => text.tokenize(model.tokenizer),
     detokenizeForSpy: (tokens) => model.detokenize(tokens as never[], true),
     openSession: async (signal) => llamaSession(opened, await opened.sequences.acquire(signal)),
-    async generate(request) {
-      const started = performance.now();
-      const lease = await opened.sequences.acquire(request.signal).catch((error: unknown) => {
-        if (error instanceof LeaseWaitAbortedError) return null;
-        throw error;
-      });
-      if (!lease) return abortedGeneration(request, started);
-      const session = llamaSession(opened, lease);
-      try {
-        return await session.generate(request);
-      } finally {
-        session.close();
-      }
-    },
+    generate: (request) => generateInOwnSession(opened.sequences, (lease) => llamaSession(opened, lease), request),
     dispose: () => opened.dispose(),
   };
 }

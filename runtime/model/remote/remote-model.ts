@@ -1,14 +1,15 @@
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { resolveChatWrapper, type Llama, type LlamaModel } from "node-llama-cpp";
-import { LeasePool, LeaseWaitAbortedError } from "../lease-pool.js";
+import { LeasePool } from "../lease-pool.js";
+import { generateInOwnSession } from "../session-generation.js";
 import type { ModelPort } from "../model-port.js";
 import { samplingPresetFor } from "../sampling-presets.js";
 import { controlTokenIds } from "../llama/control-token-ban.js";
 import { ModelLoadError } from "../llama/model-errors.js";
 import { defaultLlama } from "../llama/open-model.js";
 import { ServerVocabularyError } from "./server-errors.js";
-import { abortedRemoteGeneration, remoteSession, type ServerSlot, type SlotRequestSettings } from "./remote-session.js";
+import { remoteSession, type ServerSlot, type SlotRequestSettings } from "./remote-session.js";
 import { checkSameModel, checkServer, readServerInfo, type ServerInfo } from "./trust-checks.js";
 
 export interface ConnectServerOptions {
@@ -141,20 +142,7 @@ function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, voca
     tokenize: (text) => text.tokenize(vocabulary.tokenizer),
     detokenizeForSpy: (tokens) => vocabulary.detokenize(tokens as never[], true),
     openSession: async (signal) => remoteSession(await pool.acquire(signal), slotSettings),
-    async generate(request) {
-      const started = performance.now();
-      const lease = await pool.acquire(request.signal).catch((error: unknown) => {
-        if (error instanceof LeaseWaitAbortedError) return null;
-        throw error;
-      });
-      if (!lease) return abortedRemoteGeneration(request, started);
-      const session = remoteSession(lease, slotSettings);
-      try {
-        return await session.generate(request);
-      } finally {
-        session.close();
-      }
-    },
+    generate: (request) => generateInOwnSession(pool, (lease) => remoteSession(lease, slotSettings), request),
     busySlots: () => Object.fromEntries(servers.map((server) => [server.url, busyOn(server.url)])),
     dispose: () => vocabulary.dispose(),
   };

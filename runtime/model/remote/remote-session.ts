@@ -3,6 +3,7 @@ import type { GenerateRequest, GenerationStopReason, ModelSession, PortGeneratio
 import { JsonCompletionTracker } from "../llama/json-completion.js";
 import { GrammarRejectedError } from "../llama/llama-grammar-cache.js";
 import type { Lease } from "../lease-pool.js";
+import { abortedGeneration } from "../session-generation.js";
 import { ServerError } from "./server-errors.js";
 import { RequestAborted, streamJson } from "./server-http.js";
 
@@ -22,14 +23,6 @@ export interface SlotRequestSettings {
   /** Token ids never to sample (control tokens), as llama-server's logit_bias. */
   bannedTokens: readonly number[];
 }
-
-export const abortedRemoteGeneration = (request: GenerateRequest, started: number): PortGeneration => ({
-  text: "",
-  stopReason: "aborted",
-  generatedTokens: 0,
-  prompt: { tokens: request.prompt.length, evaluated: 0 },
-  ms: { prompt: performance.now() - started, sampling: 0 },
-});
 
 const number = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
 
@@ -70,11 +63,11 @@ function completionBody(request: GenerateRequest, slot: ServerSlot, settings: Sl
  * that closes its JSON value is "grammar-complete" whether the server then
  * stopped on that token or on the token budget.
  */
-export async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settings: SlotRequestSettings): Promise<PortGeneration> {
+async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settings: SlotRequestSettings): Promise<PortGeneration> {
   assertFitsContext(request.prompt.length, request.maxTokens, slot.contextSize);
   const started = performance.now();
   // As in process: no budget, no generation (llama-server would read n_predict 0 as its own default).
-  if (request.maxTokens <= 0) return { ...abortedRemoteGeneration(request, started), stopReason: "max-tokens" };
+  if (request.maxTokens <= 0) return { ...abortedGeneration(request, started), stopReason: "max-tokens" };
   const tracker = new JsonCompletionTracker();
   let text = "";
   let streamed = 0;
@@ -105,7 +98,7 @@ export async function generateOnSlot(slot: ServerSlot, request: GenerateRequest,
       }
     }
   } catch (error) {
-    if (error instanceof RequestAborted) return { ...abortedRemoteGeneration(request, started), text, generatedTokens: streamed };
+    if (error instanceof RequestAborted) return { ...abortedGeneration(request, started), text, generatedTokens: streamed };
     // The same typed failure as in process when llama.cpp cannot parse the grammar.
     if (error instanceof ServerError && error.status === 400 && /grammar/i.test(error.message)) throw new GrammarRejectedError(request.gbnf, error);
     throw error;

@@ -148,7 +148,7 @@ export function toHalf(value: number): number {
   const exponent = (bits >>> 23) & 0xff;
   let mantissa = bits & 0x7fffff;
   if (exponent === 0xff) return sign | 0x7c00 | (mantissa ? 0x200 : 0);
-  let half = exponent - 127 + 15;
+  const half = exponent - 127 + 15;
   if (half >= 0x1f) return sign | 0x7c00;
   if (half <= 0) {
     if (half < -10) return sign;
@@ -163,8 +163,7 @@ export function toHalf(value: number): number {
   let rounded = (half << 10) | (mantissa >>> 13);
   const remainder = mantissa & 0x1fff;
   if (remainder > 0x1000 || (remainder === 0x1000 && (rounded & 1))) rounded++;
-  half = rounded;
-  return sign | half;
+  return sign | rounded;
 }
 
 /** A tensor's bytes in its storage type. */
