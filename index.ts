@@ -19,6 +19,7 @@ export { defineTool, type Tool, type ToolContext, type ToolDefinition } from "./
 export { ToolDefinitionError, ToolRegistry, type ExecuteOptions } from "./runtime/tools/tool-registry.js";
 export type { Observation, ToolFailureCode } from "./runtime/tools/tool-observation.js";
 export { chatModelFunctions } from "./runtime/history/documented-functions.js";
+export { loadTools, ToolsModuleError } from "./runtime/tools/load-tools.js";
 
 // Models
 export { loadModel, llamaModelPort, type LlamaModelPort } from "./runtime/model/llama/load-model.js";

@@ -9,7 +9,8 @@
 import { parseArgs } from "node:util";
 import { Type, type TSchema } from "@sinclair/typebox";
 import { loadModel } from "../index.js";
-import { FRESHNESS_PROMPT, FRESHNESS_SCHEMA, VERDICT_PROMPT, VERDICT_SCHEMA } from "../runtime/gate/judgement-prompts.js";
+import { FRESHNESS_PROMPT, VERDICT_PROMPT } from "../prompts/model-text.js";
+import { FRESHNESS_SCHEMA, VERDICT_SCHEMA } from "../runtime/gate/judgement-schemas.js";
 import { cachedGbnf } from "../schemas/grammar-cache.js";
 import { renderHistory } from "../runtime/history/render-history.js";
 import { parseGeneration } from "../runtime/model/parse-generation.js";

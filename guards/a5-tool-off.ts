@@ -1,3 +1,4 @@
+import { WITHHELD } from "../prompts/model-text.js";
 import { defineGuard, type GuardDecision } from "./guard.js";
 
 /**
@@ -15,7 +16,7 @@ export const toolOffGuard = defineGuard({
     const off = view.tools.filter((tool) => state.disabled.includes(tool));
     if (off.length === 0) return { view, decisions: [] };
     const tools = view.tools.filter((tool) => !off.includes(tool));
-    const decisions: GuardDecision[] = off.map((tool) => ({ guard: "A5", kind: "switch-off", tool, reason: "switched off for this run" }));
+    const decisions: GuardDecision[] = off.map((tool) => ({ guard: "A5", kind: "switch-off", tool, reason: WITHHELD.switchedOff }));
     if (tools.length > 0) return { view: { ...view, tools }, decisions };
     decisions.push({ guard: "A5", kind: "force-final", reason: "every tool is switched off" });
     return { view: { ...view, tools, forcedFinal: true }, decisions };

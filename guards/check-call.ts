@@ -1,3 +1,4 @@
+import { REFUSED, WITHHELD } from "../prompts/model-text.js";
 import { argumentValue, domainsOf } from "./facts/enum-domains.js";
 import { isGrounded } from "./facts/grounded-numbers.js";
 import type { CallVerdict, Guard, GuardDecision, ProposedCall, View } from "./guard.js";
@@ -23,7 +24,7 @@ function outsideView(call: ProposedCall, view: View, decisions: readonly GuardDe
     return {
       check: "outside-view",
       guard: narrowing?.guard ?? "view",
-      result: { error: `${JSON.stringify(value)} is not allowed for ${param} now; allowed: ${allowed.map((candidate) => JSON.stringify(candidate)).join(", ")}.` },
+      result: { error: REFUSED.outsideDomain(value, param, allowed) },
     };
   }
   return null;
@@ -43,11 +44,11 @@ export function checkCall(
   guards: readonly Guard[],
   profile: GuardProfile,
 ): CallVerdict {
-  if (!state.tools.some((tool) => tool.name === call.name)) return { check: "banned", guard: "view", result: { error: `unknown tool "${call.name}"` } };
+  if (!state.tools.some((tool) => tool.name === call.name)) return { check: "banned", guard: "view", result: { error: REFUSED.unknownTool(call.name) } };
   if (!turn.view.tools.includes(call.name)) {
     const decision = removal(turn.decisions, call.name);
-    const why = decision?.kind === "force-final" ? "only FinalAnswer is allowed now" : (decision?.reason ?? "it is not offered this turn");
-    return { check: "banned", guard: decision?.guard ?? "view", result: { error: `${call.name} is not available now: ${why}.` } };
+    const why = decision?.kind === "force-final" ? WITHHELD.finalOnly : (decision?.reason ?? WITHHELD.notOffered);
+    return { check: "banned", guard: decision?.guard ?? "view", result: { error: REFUSED.notAvailable(call.name, why) } };
   }
   const outside = outsideView(call, turn.view, turn.decisions);
   if (outside) return outside;

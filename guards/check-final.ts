@@ -1,3 +1,4 @@
+import { SENT_BACK } from "../prompts/model-text.js";
 import type { FinalVerdict, Guard, GuardDecision, View } from "./guard.js";
 import type { GuardProfile } from "./profiles.js";
 import type { RunState } from "./run-state.js";
@@ -16,7 +17,7 @@ export function checkFinal(
 ): FinalVerdict {
   if (!turn.view.final) {
     const hiding = turn.decisions.find((decision) => decision.kind === "hide-final");
-    return { check: "hidden", guard: hiding?.guard ?? "view", ungrounded: [], ungroundedNames: [], note: "FinalAnswer is not available yet: call one of the tools first." };
+    return { check: "hidden", guard: hiding?.guard ?? "view", ungrounded: [], ungroundedNames: [], note: SENT_BACK.hidden };
   }
   for (const guard of guards) {
     const verdict = guard.checkFinal?.(state, turn.view, answer, profile);

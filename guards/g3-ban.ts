@@ -1,3 +1,4 @@
+import { WITHHELD } from "../prompts/model-text.js";
 import { defineGuard, type GuardDecision } from "./guard.js";
 import type { CallCheck, RunState } from "./run-state.js";
 
@@ -25,7 +26,7 @@ export const banGuard = defineGuard({
     if (banned.length === 0) return { view, decisions: [] };
     const decisions: GuardDecision[] = banned.map((tool) => {
       const failures = failureCount(state, tool);
-      return { guard: "G3", kind: "ban", tool, failures, reason: `it failed ${failures} times` };
+      return { guard: "G3", kind: "ban", tool, failures, reason: WITHHELD.banned(failures) };
     });
     const tools = view.tools.filter((tool) => !banned.includes(tool));
     if (tools.length > 0 || state.tools.length === 0) return { view: { ...view, tools }, decisions };

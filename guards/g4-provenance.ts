@@ -1,3 +1,4 @@
+import { REFUSED, SENT_BACK, WITHHELD } from "../prompts/model-text.js";
 import { validateAgainst } from "../schemas/validator-cache.js";
 import { isNumericSchema, topLevelProperties } from "../schemas/schema-shapes.js";
 import { enumKey } from "./facts/enum-domains.js";
@@ -6,11 +7,9 @@ import { groundedNames, ungroundedNamesIn } from "./facts/subjects.js";
 import { defineGuard, type GuardDecision } from "./guard.js";
 import type { RunState } from "./run-state.js";
 
-/** Who can supply a number (the feedback a 230M model actually followed): tools declaring `provides`, or a generic line. */
-function suppliers(state: RunState, except: string): string {
-  const declared = state.tools.filter((tool) => tool.provides && tool.name !== except);
-  if (declared.length > 0) return declared.map((tool) => `Use ${tool.name} to fetch ${tool.provides} first.`).join(" ");
-  return "Use a number from the request, or fetch it with a tool first.";
+/** Who can supply a number (the feedback a 230M model actually followed): the other tools that declare `provides`. */
+function suppliers(state: RunState, except: string): Array<{ tool: string; provides: string }> {
+  return state.tools.flatMap((tool) => (tool.provides && tool.name !== except ? [{ tool: tool.name, provides: tool.provides }] : []));
 }
 
 /**
@@ -25,9 +24,6 @@ function suppliers(state: RunState, except: string): string {
  * a city the tools know) that neither the task nor a result names, is sent
  * back once, then accepted and recorded. Names are checked, not made
  * unsampleable: a grammar for free text cannot leave out a set of words.
- *
- * The feedback sentences are model-facing prompt text: their wording is what
- * trained models saw, so change it only on purpose, and measure.
  */
 export const provenanceGuard = defineGuard({
   id: "G4",
@@ -49,7 +45,7 @@ export const provenanceGuard = defineGuard({
           decisions.push({ guard: "G4", kind: "narrow", tool: tool.name, param: property.name, values: allowed, reason: "numbers must come from the task or a tool result" });
         } else if (property.required) {
           hidden.push(tool.name);
-          decisions.push({ guard: "G4", kind: "hide-tool", tool: tool.name, reason: `no grounded number can fill ${key} yet` });
+          decisions.push({ guard: "G4", kind: "hide-tool", tool: tool.name, reason: WITHHELD.noGroundedNumber(key) });
           break;
         }
       }
@@ -67,7 +63,7 @@ export const provenanceGuard = defineGuard({
     return {
       check: "ungrounded",
       guard: "G4",
-      result: { error: `${ungrounded.join(", ")} is not a number from the request or any tool result, so ${call.name} was not run. ${suppliers(state, call.name)}` },
+      result: { error: REFUSED.ungroundedNumber(ungrounded, call.name, suppliers(state, call.name)) },
     };
   },
 
@@ -82,19 +78,9 @@ export const provenanceGuard = defineGuard({
 });
 
 function numbersNote(ungrounded: number[], grounded: number[]): string {
-  if (ungrounded.length === 0) return "";
-  const allowed = grounded.filter((number) => number >= 0);
-  return (
-    `Your answer used ${ungrounded.join(", ")}, which is not in the request or any tool result. ` +
-    (allowed.length > 0 ? `Answer again using only these numbers: ${allowed.join(", ")}.` : "Answer again without numbers that no tool returned.")
-  );
+  return ungrounded.length === 0 ? "" : SENT_BACK.numbers(ungrounded, grounded.filter((number) => number >= 0));
 }
 
 function namesNote(state: RunState, ungroundedNames: string[]): string {
-  if (ungroundedNames.length === 0) return "";
-  const allowed = groundedNames(state);
-  return (
-    `Your answer named ${ungroundedNames.join(", ")}, which is not in the request or any tool result. ` +
-    (allowed.length > 0 ? `Answer again naming only: ${allowed.join(", ")}.` : "Answer again without naming what no tool returned.")
-  );
+  return ungroundedNames.length === 0 ? "" : SENT_BACK.names(ungroundedNames, groundedNames(state));
 }

@@ -1,3 +1,4 @@
+import { REFUSED, WITHHELD } from "../prompts/model-text.js";
 import { callKey } from "./facts/canonical-args.js";
 import { stringEnumValues, topLevelProperties } from "../schemas/schema-shapes.js";
 import { enumKey } from "./facts/enum-domains.js";
@@ -24,7 +25,7 @@ function excludeFetched(state: RunState, view: View): ViewOutcome {
     if (remaining.length === domain.length) continue;
     if (remaining.length === 0) {
       hidden.push(tool.name);
-      decisions.push({ guard: "G5", kind: "hide-tool", tool: tool.name, reason: `every value of ${key} has been fetched` });
+      decisions.push({ guard: "G5", kind: "hide-tool", tool: tool.name, reason: WITHHELD.allFetched(key) });
     } else {
       enums[key] = remaining;
       decisions.push({ guard: "G5", kind: "narrow", tool: tool.name, param: property.name, values: remaining, reason: "the other values were already fetched" });
@@ -67,7 +68,7 @@ export const repeatGuard = defineGuard({
       guard: "G5",
       repeatOf: earlier.turn,
       result: {
-        repeat: `You already made this exact call on turn ${earlier.turn}. Its result is below and will not change. Use what you have, try different arguments, or answer and say what is missing.`,
+        repeat: REFUSED.repeat(earlier.turn),
         result: earlier.result,
       },
     };

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
  * comments that stand on their own, and demos written against the public API.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCE_ROOMS = ["runtime", "schemas", "guards", "demos", "bench", "train", "test"];
+const SOURCE_ROOMS = ["prompts", "runtime", "schemas", "guards", "cli", "trace", "probe", "demos", "bench", "train", "test"];
 const SKIP = new Set(["node_modules", "dist", ".git", "__snapshots__", ".cache"]);
 
 function walk(directory: string): string[] {
@@ -63,8 +63,10 @@ function findCycle(): string[] | null {
 
 /** Which rooms each room may import from (besides itself). Lower rooms never import higher ones. */
 const MAY_IMPORT: Array<[room: string, allowed: Array<string | RegExp>]> = [
+  // Every sentence the model reads, in one module that imports nothing.
+  ["prompts/", []],
   ["schemas/", []],
-  ["guards/", ["schemas/"]],
+  ["guards/", ["schemas/", "prompts/"]],
   // A backend uses the model room's shared files (no folder of its own) and, for the llama backend, the built-in model.
   ["runtime/model/llama/", ["schemas/", /^runtime\/model\/[^/]+$/, "runtime/model/tiny/"]],
   // The served backend renders and tokenizes with node-llama-cpp, so it builds on the llama backend.
@@ -72,13 +74,18 @@ const MAY_IMPORT: Array<[room: string, allowed: Array<string | RegExp>]> = [
   ["runtime/model/scripted/", ["schemas/", /^runtime\/model\/[^/]+$/]],
   ["runtime/model/tiny/", []],
   ["runtime/model/", ["schemas/"]],
-  ["runtime/history/", ["schemas/", "runtime/model/model-port"]],
-  ["runtime/tools/", ["schemas/"]],
-  ["runtime/gate/", ["schemas/", "guards/", "runtime/model/", "runtime/history/"]],
-  ["runtime/loop/", ["schemas/", "guards/", "runtime/"]],
+  ["runtime/history/", ["schemas/", "prompts/", "runtime/model/model-port"]],
+  ["runtime/tools/", ["schemas/", "prompts/"]],
+  ["runtime/gate/", ["schemas/", "prompts/", "guards/", "runtime/model/", "runtime/history/"]],
+  ["runtime/loop/", ["schemas/", "prompts/", "guards/", "runtime/"]],
+  // What a user copies from, written against the public API alone.
   ["demos/", ["index.ts", "testing.ts"]],
+  // The product's own tools: the trace viewer, the probe (an evaluation over the demo's tools), the command line over both.
+  ["trace/", ["index.ts"]],
+  ["probe/", ["index.ts", "trace/", "demos/weather-tools"]],
+  ["cli/", ["index.ts", "trace/", "probe/", "demos/weather-tools"]],
   // Distillation writes GGUFs with the built-in model's writer and vocabulary, for the demo's tools.
-  ["train/", ["index.ts", "testing.ts", "runtime/model/tiny/", "demos/weather-tools", "demos/cli/load-tools"]],
+  ["train/", ["index.ts", "testing.ts", "runtime/model/tiny/", "demos/weather-tools"]],
 ];
 
 describe("architecture", () => {
@@ -86,7 +93,7 @@ describe("architecture", () => {
     expect(findCycle()).toBeNull();
   });
 
-  it("imports only downwards: schemas ← guards ← runtime (model, history, tools ← gate ← loop) ← demos, which use the public API alone", () => {
+  it("imports only downwards: prompts, schemas ← guards ← runtime (model, history, tools ← gate ← loop) ← trace, probe, cli and demos, which use the public API alone", () => {
     const violations: string[] = [];
     for (const [file, imports] of graph) {
       const from = rel(file);

@@ -1,3 +1,4 @@
+import { FORCED_FINAL } from "../../prompts/model-text.js";
 import { missingInformation } from "./missing-information.js";
 import { succeeded, type RunState } from "../run-state.js";
 
@@ -10,14 +11,7 @@ export function forcedFinalNote(state: RunState): string {
   const missing = missingInformation(state);
   if (!succeeded(state).length && (state.requireTool || state.fresh === true || state.disabled.length > 0)) {
     // A5: the tool the question needs is unavailable; answer from what is known, and say so.
-    return (
-      "Final step: no tool result is available" +
-      (missing.length > 0 ? ` (${missing.join("; ")})` : "") +
-      ". Answer now with FinalAnswer from what you know, and say clearly what you could not check."
-    );
+    return FORCED_FINAL.fromKnowledge(missing);
   }
-  return (
-    "Final step: the tools are no longer available. Answer now with FinalAnswer, using only the tool results above." +
-    (missing.length > 0 ? ` Could not be found: ${missing.join("; ")}. Say so in the answer.` : "")
-  );
+  return FORCED_FINAL.fromResults(missing);
 }

@@ -1,3 +1,4 @@
+import { FORCED_FINAL } from "../../prompts/model-text.js";
 import { argumentValue } from "./enum-domains.js";
 import { valuesNamedIn } from "./named-values.js";
 import { subjectDomains } from "./subjects.js";
@@ -14,17 +15,17 @@ export function missingInformation(state: RunState): string[] {
     for (const { param, domain } of subjectDomains(tool)) {
       for (const value of valuesNamedIn(state.task, domain, tool.aliases)) {
         const fetched = ok.some((call) => call.name === tool.name && argumentValue(call.args, param) === value);
-        if (!fetched) missing.push(`${tool.name} for ${value}`);
+        if (!fetched) missing.push(FORCED_FINAL.notFetched(tool.name, value));
       }
     }
-    if (state.disabled.includes(tool.name)) missing.push(`${tool.name} is switched off`);
+    if (state.disabled.includes(tool.name)) missing.push(FORCED_FINAL.switchedOff(tool.name));
     const attempts = state.calls.filter((call) => call.name === tool.name);
     const last = attempts.at(-1);
     if (last && !ok.some((call) => call.name === tool.name)) {
       const error = (last.result as { error?: unknown } | null)?.error;
-      missing.push(`${tool.name} (${typeof error === "string" ? error : "it did not succeed"})`);
+      missing.push(FORCED_FINAL.failed(tool.name, typeof error === "string" ? error : null));
     }
   }
-  if (ok.length === 0 && missing.length === 0) missing.push("no tool returned a result");
+  if (ok.length === 0 && missing.length === 0) missing.push(FORCED_FINAL.nothing);
   return [...new Set(missing)];
 }

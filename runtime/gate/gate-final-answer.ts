@@ -1,3 +1,4 @@
+import { SENT_BACK } from "../../prompts/model-text.js";
 import { detectDeferral } from "../../guards/facts/deferral.js";
 import type { GuardDecision } from "../../guards/guard.js";
 import type { ModelPort } from "../model/model-port.js";
@@ -17,11 +18,6 @@ export interface GateContext {
   onJudgement: (judgement: Judgement) => void;
 }
 
-/** A4: the nudge is a user line carrying something to do; the draft itself is never shown again. */
-function nudgeText(query: string): string {
-  return `Do not answer yet: look it up first. Call a tool to find: ${query}`;
-}
-
 /**
  * The answer gate on a final answer that passed the loop's checks: the free
  * deferral check (A1), then, only when the question was judged fresh and no
@@ -37,7 +33,7 @@ export async function gateFinalAnswer(context: GateContext): Promise<GateOutcome
   if (deferral) {
     return {
       action: "nudge",
-      nudge: nudgeText(context.question),
+      nudge: SENT_BACK.nudge(context.question),
       decisions: [
         { guard: "A1", kind: "refuse", check: "deferral", tool: null, reason: `the answer ${deferral.description}: "${deferral.match}"` },
         { guard: "A4", kind: "nudge", query: context.question, reason: "the draft was a deferral, not an answer" },
@@ -54,7 +50,7 @@ export async function gateFinalAnswer(context: GateContext): Promise<GateOutcome
   }
   return {
     action: "nudge",
-    nudge: nudgeText(verdict.query),
+    nudge: SENT_BACK.nudge(verdict.query),
     decisions: [
       { guard: "A3", kind: "judge", verdict: "research", query: verdict.query, reason: `the question needs current information and no tool has succeeded; query: "${verdict.query}"` },
       { guard: "A4", kind: "nudge", query: verdict.query, reason: "the next turn must call a tool" },

@@ -4,7 +4,8 @@ import type { ModelPort, ModelSession } from "../model/model-port.js";
 import { parseGeneration } from "../model/parse-generation.js";
 import type { Sampling } from "../model/sampling.js";
 import { renderHistory } from "../history/render-history.js";
-import { FRESHNESS_PROMPT, FRESHNESS_SCHEMA, VERDICT_PROMPT, VERDICT_SCHEMA } from "./judgement-prompts.js";
+import { FRESHNESS_PROMPT, VERDICT_PROMPT, verdictQuestion } from "../../prompts/model-text.js";
+import { FRESHNESS_SCHEMA, VERDICT_SCHEMA } from "./judgement-schemas.js";
 
 export type Verdict = { verdict: "answered" | "research"; query: string };
 
@@ -66,5 +67,5 @@ export function askFreshness(model: ModelPort, question: string, options: JudgeO
 
 /** A3: did the draft answer, or is research needed (and what to search)? */
 export function askVerdict(model: ModelPort, question: string, draft: string, options: JudgeOptions): Promise<Judgement> {
-  return judge(model, "verdict", VERDICT_PROMPT, `Question: ${question}\n\nDraft reply: ${draft}`, VERDICT_SCHEMA, options);
+  return judge(model, "verdict", VERDICT_PROMPT, verdictQuestion(question, draft), VERDICT_SCHEMA, options);
 }

@@ -1,4 +1,5 @@
 import type { ChatHistoryItem } from "node-llama-cpp";
+import { ARCHITECTURE_A } from "../../prompts/model-text.js";
 
 /**
  * Architecture A's history (`history: "digest"`): the conversation rebuilt
@@ -13,13 +14,13 @@ export function digestHistory(history: readonly ChatHistoryItem[]): ChatHistoryI
   const lines: string[] = [];
   let step = 0;
   for (const item of rest) {
-    if (item.type === "user") lines.push(`Note: ${item.text}`);
+    if (item.type === "user") lines.push(ARCHITECTURE_A.note(item.text));
     if (item.type !== "model") continue;
     for (const part of item.response) {
-      if (typeof part === "string") lines.push(`Thought: ${part}`);
-      else if (part.type === "functionCall") lines.push(`Step ${++step}: ${part.name}(${JSON.stringify(part.params)}) returned ${JSON.stringify(part.result)}`);
+      if (typeof part === "string") lines.push(ARCHITECTURE_A.thought(part));
+      else if (part.type === "functionCall") lines.push(ARCHITECTURE_A.step(++step, part.name, part.params, part.result));
     }
   }
-  const text = lines.length === 0 ? task.text : `${task.text}\n\nProgress so far:\n${lines.join("\n")}\n\nWhat is the next step?`;
+  const text = lines.length === 0 ? task.text : ARCHITECTURE_A.digest(task.text, lines);
   return [system, { type: "user", text }];
 }

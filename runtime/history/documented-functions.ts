@@ -1,4 +1,5 @@
 import type { ChatModelFunctions } from "node-llama-cpp";
+import { FINAL_ANSWER_DESCRIPTION } from "../../prompts/model-text.js";
 import { FINAL_ANSWER, type ToolSchemaSpec } from "../../schemas/step-schema.js";
 
 /**
@@ -23,7 +24,7 @@ export function chatModelFunctions(tools: readonly ToolSchemaSpec[], options: { 
   for (const tool of tools) functions[tool.name] = { description: tool.description, params: toNodeLlamaCppSchema(tool.params) };
   if (options.finalAnswer !== false) {
     functions[FINAL_ANSWER] = {
-      description: "Give the final answer to the user, using only what the tool results established.",
+      description: FINAL_ANSWER_DESCRIPTION,
       params: { type: "object", properties: { answer: { type: "string" } } },
     };
   }

@@ -1,4 +1,7 @@
 import type { ChatHistoryItem } from "node-llama-cpp";
+import { DEFAULT_SYSTEM_PROMPT } from "../../prompts/model-text.js";
+
+export { DEFAULT_SYSTEM_PROMPT };
 
 /**
  * The conversation in the model's own format: a system message, the task,
@@ -6,10 +9,6 @@ import type { ChatHistoryItem } from "node-llama-cpp";
  * function call with its result. Feedback is appended, never inserted, so
  * each prompt extends the previous one and the KV cache is reused.
  */
-
-export const DEFAULT_SYSTEM_PROMPT =
-  "You are a careful assistant that answers by calling tools. Each reply is one JSON step: a short thought about what the " +
-  "conversation already provides and what is still missing, then one call. Call FinalAnswer once the tool results answer the question.";
 
 export function initialHistory(system: string, task: string): ChatHistoryItem[] {
   return [

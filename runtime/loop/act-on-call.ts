@@ -1,3 +1,4 @@
+import { REFUSED } from "../../prompts/model-text.js";
 import { checkCall } from "../../guards/check-call.js";
 import { callKey } from "../../guards/facts/canonical-args.js";
 import type { CallVerdict } from "../../guards/guard.js";
@@ -48,7 +49,7 @@ export async function actOnCall(
   let attempt: CallAttempt;
   let observation: Observation;
   if (outcome.kind === "bad-arguments") {
-    observation = { ok: false, code: "bad-arguments", result: { error: `invalid arguments for ${outcome.name}: ${describeIssues(outcome.issues)}` } };
+    observation = { ok: false, code: "bad-arguments", result: { error: REFUSED.badArguments(outcome.name, describeIssues(outcome.issues)) } };
     attempt = { ...base, check: "bad-arguments", result: observation.result, evidence: null };
   } else {
     const verdict = checkCall(state, input, outcome, config.guards, config.profile);

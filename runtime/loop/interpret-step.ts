@@ -1,3 +1,4 @@
+import { INVALID_STEP } from "../../prompts/model-text.js";
 import { FINAL_ANSWER } from "../../schemas/step-schema.js";
 import { validateAgainst, type SchemaIssue } from "../../schemas/validator-cache.js";
 import type { PortGeneration } from "../model/model-port.js";
@@ -59,13 +60,13 @@ export function interpretStep(generation: PortGeneration, schema: object, regist
 
 /** What the model is told after an output that could not be used at all. Phrased as a short, actionable user line. */
 export function invalidStepFeedback(error: OutputError, visible: { tools: readonly string[]; final: boolean }): string {
-  const options = [...visible.tools, ...(visible.final ? [FINAL_ANSWER] : [])].join(", ");
+  const options = [...visible.tools, ...(visible.final ? [FINAL_ANSWER] : [])];
   switch (error.code) {
     case "truncated-output":
-      return `Your last reply was cut off before it was complete. Keep the thought short and reply with one step calling one of: ${options}.`;
+      return INVALID_STEP.truncated(options);
     case "invalid-utf8-output":
-      return `Your last reply contained bytes that are not valid text. Reply with one step calling one of: ${options}.`;
+      return INVALID_STEP.invalidUtf8(options);
     default:
-      return `Your last reply was not a valid step. Reply with one step calling one of: ${options}.`;
+      return INVALID_STEP.other(options);
   }
 }

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
+import { ARCHITECTURE_A } from "../../prompts/model-text.js";
 import type { View } from "../../guards/guard.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { FINAL_ANSWER, type StepSchema, type ToolSchemaSpec } from "../../schemas/step-schema.js";
@@ -36,7 +37,7 @@ export async function sampleTwoPhase(
   if (!branch) return first;
   const [, fill] = Object.entries(branch.properties).find(([key]) => key !== "tool")!;
   const field = chosen.tool === FINAL_ANSWER ? "answer" : "args";
-  const ask = chosen.tool === FINAL_ANSWER ? "Write the final answer." : `Fill in the arguments for ${chosen.tool}.`;
+  const ask = chosen.tool === FINAL_ANSWER ? ARCHITECTURE_A.writeAnswer : ARCHITECTURE_A.fillArguments(chosen.tool);
   const second = await model.generate({ ...request, prompt: input.render({ raw: first.text, ask }), gbnf: cachedGbnf(Type.Object({ [field]: fill! })) });
   let filled: Record<string, unknown> | undefined;
   try {

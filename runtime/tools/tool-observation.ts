@@ -1,3 +1,5 @@
+import { TOOL_FAILED, TRUNCATION_MARKER } from "../../prompts/model-text.js";
+
 /**
  * What the model is shown as a call's result. Successful results are
  * normalised to plain JSON; a result whose JSON is longer than the cap is
@@ -36,7 +38,7 @@ export type Observation =
     }
   | { ok: false; code: ToolFailureCode; result: { error: string } };
 
-export const TRUNCATION_MARKER = "…[truncated";
+export { TRUNCATION_MARKER };
 
 export function errorObservation(code: ToolFailureCode, message: string): Observation {
   return { ok: false, code, result: { error: message } };
@@ -47,14 +49,14 @@ export function successObservation(value: unknown, maxChars: number): Observatio
   try {
     text = JSON.stringify(value);
   } catch (error) {
-    return errorObservation("unserialisable", `the tool returned a value that is not JSON-serialisable: ${(error as Error).message}`);
+    return errorObservation("unserialisable", TOOL_FAILED.unserialisable((error as Error).message));
   }
   if (text === undefined) return { ok: true, result: null, evidence: null };
   if (text.length > maxChars) {
     const shown = text.slice(0, maxChars);
     // A number cut in two by the truncation ("…"temperatureC":12|3…) is not a value the tool returned.
     const evidence = /[\d.]$/.test(shown) && /^[\d.]/.test(text.slice(maxChars)) ? shown.replace(/-?[\d.]+$/, "") : shown;
-    return { ok: true, result: `${shown}${TRUNCATION_MARKER} ${text.length - maxChars} more characters]`, evidence };
+    return { ok: true, result: `${shown}${TOOL_FAILED.truncated(text.length - maxChars)}`, evidence };
   }
   const plain = JSON.parse(text);
   return { ok: true, result: plain, evidence: plain };

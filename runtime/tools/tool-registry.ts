@@ -5,6 +5,7 @@ import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.j
 import { NarrowgaugeError } from "../../schemas/narrowgauge-error.js";
 import { stringEnumValues, topLevelProperties } from "../../schemas/schema-shapes.js";
 import { describeIssues, validateAgainst } from "../../schemas/validator-cache.js";
+import { REFUSED, TOOL_FAILED } from "../../prompts/model-text.js";
 import type { Tool } from "./define-tool.js";
 import { errorObservation, successObservation, type Observation } from "./tool-observation.js";
 
@@ -78,11 +79,11 @@ export class ToolRegistry {
 
   async execute(name: string, args: unknown, options: ExecuteOptions): Promise<Observation> {
     const tool = this.byName.get(name);
-    if (!tool) return errorObservation("unknown-tool", `unknown tool "${name}"; available: ${this.names.join(", ")}`);
+    if (!tool) return errorObservation("unknown-tool", TOOL_FAILED.unknownTool(name, this.names));
     const issues = validateAgainst(tool.params, args);
-    if (issues.length > 0) return errorObservation("bad-arguments", `invalid arguments for ${name}: ${describeIssues(issues)}`);
-    if (holdsProtoKey(args)) return errorObservation("bad-arguments", `invalid arguments for ${name}: "__proto__" is not accepted as a property name`);
-    const aborted = () => errorObservation("aborted", `the run was aborted while ${name} ran`);
+    if (issues.length > 0) return errorObservation("bad-arguments", REFUSED.badArguments(name, describeIssues(issues)));
+    if (holdsProtoKey(args)) return errorObservation("bad-arguments", TOOL_FAILED.protoKey(name));
+    const aborted = () => errorObservation("aborted", TOOL_FAILED.aborted(name));
     if (options.signal.aborted) return aborted();
 
     const timeoutMs = tool.timeoutMs ?? options.timeoutMs;
@@ -110,11 +111,11 @@ export class ToolRegistry {
         stopped,
       ]);
       if (outcome === "aborted") return aborted();
-      if (outcome === "timeout") return errorObservation("timeout", `${name} timed out after ${timeoutMs} ms`);
+      if (outcome === "timeout") return errorObservation("timeout", TOOL_FAILED.timedOut(name, timeoutMs));
       return successObservation(outcome.value, options.maxResultChars);
     } catch (error) {
       if (options.signal.aborted) return aborted();
-      return errorObservation("threw", `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return errorObservation("threw", TOOL_FAILED.threw(name, error instanceof Error ? error.message : String(error)));
     } finally {
       clearTimeout(timer);
       removeAbortListener();

@@ -7,8 +7,7 @@
  * stated), ungrounded (an answer stating numbers or names no source gave).
  */
 import { Command, InvalidArgumentError, Option } from "commander";
-import { loadModel } from "../../index.js";
-import { loadTools } from "../../demos/cli/load-tools.js";
+import { loadModel, loadTools } from "../../index.js";
 import { DATA_PROFILES, generateRun, type RunRecordLine } from "../data/generate-runs.js";
 import { loadTaskKinds } from "../data/load-task-kinds.js";
 import { Random } from "../data/random.js";

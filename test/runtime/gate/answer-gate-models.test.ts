@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { askFreshness, askVerdict } from "../../../runtime/gate/judge.js";
-import { FRESHNESS_SCHEMA, VERDICT_SCHEMA } from "../../../runtime/gate/judgement-prompts.js";
+import { FRESHNESS_SCHEMA, VERDICT_SCHEMA } from "../../../runtime/gate/judgement-schemas.js";
 import { llamaModelPort } from "../../../runtime/model/llama/load-model.js";
 import { openModel } from "../../../runtime/model/llama/open-model.js";
 import { validateAgainst } from "../../../schemas/validator-cache.js";

@@ -1,5 +1,5 @@
-import type { RunResult } from "../../index.js";
-import { CITIES, cityWeather } from "../weather-tools.js";
+import type { RunResult } from "../index.js";
+import { CITIES, cityWeather } from "../demos/weather-tools.js";
 import { readAnswer, type ReadingContext } from "./attribution.js";
 import type { Scenario } from "./scenario.js";
 

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { PROFILES, RUN_DEFAULTS, type OpenModelOptions, type ProfileName, type RunAgentOptions } from "../../index.js";
+import { PROFILES, RUN_DEFAULTS, type OpenModelOptions, type ProfileName, type RunAgentOptions } from "../index.js";
 
 /** A usage error: the CLI exits with code 2. */
 export class UsageError extends Error {}

@@ -2,9 +2,9 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
-import { WEATHER_TASK, weatherTools } from "../weather-tools.js";
+import { loadTools, NarrowgaugeError } from "../index.js";
+import { WEATHER_TASK, weatherTools } from "../demos/weather-tools.js";
 import { addAgentFlags, addModelFlags, UsageError, type FlagValues } from "./agent-flags.js";
-import { loadTools } from "./load-tools.js";
 import { probeCommand } from "./probe-command.js";
 import { EXIT, runAndReport } from "./run-command.js";
 import { serverCommand } from "./server-command.js";
@@ -55,7 +55,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.answered : EXIT.usage;
-    if (error instanceof UsageError) {
+    // Bad usage, and configuration the library refuses before any model call (a tools module that does not load, a tool definition that does not hold together, an option out of range).
+    if (error instanceof UsageError || error instanceof NarrowgaugeError || error instanceof RangeError) {
       process.stderr.write(`${error.message}\n`);
       return EXIT.usage;
     }
@@ -64,7 +65,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   return code;
 }
 
-/** Run as a program (the package's bin, or tsx demos/cli/narrowgauge.ts). */
+/** Run as a program (the package's bin, or tsx cli/narrowgauge.ts). */
 const invokedPath = process.argv[1] ? realpathSync(process.argv[1]) : "";
 if (invokedPath === fileURLToPath(import.meta.url) || invokedPath === fileURLToPath(import.meta.url).replace(/\.ts$/, ".js")) {
   // A reader that stops early (| head) is not an error.

@@ -1,4 +1,4 @@
-import { decisionEffect, type GuardDecision, type Judgement, type RunResult, type TurnRecord } from "../../index.js";
+import { decisionEffect, type GuardDecision, type Judgement, type RunResult, type TurnRecord } from "../index.js";
 import { escapeHtml, json, page } from "./html.js";
 
 const fixed = (ms: number) => `${ms.toFixed(0)} ms`;

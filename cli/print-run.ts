@@ -1,4 +1,4 @@
-import { describeDecision, type GuardDecision, type RunEvent, type RunResult } from "../../index.js";
+import { describeDecision, type GuardDecision, type RunEvent, type RunResult } from "../index.js";
 import type { Paint } from "./terminal.js";
 
 const short = (value: unknown, max = 100): string => {

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { GgufFileType, type LlamaModel } from "node-llama-cpp";
-import { runAgent, type LlamaModelPort, type ProfileName, type RemoteModelPort, type RunEvent, type RunResult } from "../../index.js";
+import { runAgent, type LlamaModelPort, type ProfileName, type RemoteModelPort, type RunEvent, type RunResult } from "../index.js";
 import { runPeerBaseline } from "./peer-baseline.js";
 import { toolsFor } from "./probe-tools.js";
 import { probeRun, summarise, type Architecture, type ProbeModel, type ProbeReport, type ProbeRun } from "./report.js";

@@ -1,5 +1,5 @@
-import type { ProbeReport } from "../probe/report.js";
-import { escapeHtml, page } from "./html.js";
+import type { ProbeReport } from "./report.js";
+import { escapeHtml, page } from "../trace/html.js";
 
 interface Measure {
   title: string;

@@ -1,8 +1,7 @@
 import type { Command } from "commander";
-import { spyFirstTurn } from "../../index.js";
-import { weatherTools } from "../weather-tools.js";
+import { loadTools, spyFirstTurn } from "../index.js";
+import { weatherTools } from "../demos/weather-tools.js";
 import { agentOptions, type FlagValues } from "./agent-flags.js";
-import { loadTools } from "./load-tools.js";
 import { EXIT, loadCliModel } from "./run-command.js";
 
 /** narrowgauge spy: the first prompt and grammar of a run, rendered but not sampled. */

@@ -1,10 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { Option, type Command } from "commander";
-import { PROFILES, type ProfileName } from "../../index.js";
+import { PROFILES, type ProfileName } from "../index.js";
 import { ARCHITECTURES, renderMarkdown, type Architecture } from "../probe/report.js";
 import { runProbe } from "../probe/run-probe.js";
 import { loadScenarios } from "../probe/scenario.js";
-import { renderProbeHtml } from "../trace/render-probe.js";
+import { renderProbeHtml } from "../probe/report-page.js";
 import { UsageError, type FlagValues } from "./agent-flags.js";
 import { EXIT, loadCliModel } from "./run-command.js";
 import { eta, progressLine } from "./terminal.js";

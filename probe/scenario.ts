@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { NarrowgaugeError } from "../../index.js";
+import { NarrowgaugeError } from "../index.js";
 
 const ToolName = Type.Union([Type.Literal("CityWeather"), Type.Literal("Calculator"), Type.Literal("ConvertTemperature"), Type.Literal("WebSearch")]);
 const Behaviour = Type.Union([Type.Literal("normal"), Type.Literal("fails-once"), Type.Literal("always-fails")]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunResult, TurnRecord } from "../../runtime/loop/run-types.js";
-import { endedBy, readFinalAnswer, scoreRun, ungroundedNumbers } from "../../demos/probe/score.js";
-import type { Scenario } from "../../demos/probe/scenario.js";
+import { endedBy, readFinalAnswer, scoreRun, ungroundedNumbers } from "../../probe/score.js";
+import type { Scenario } from "../../probe/scenario.js";
 
 const scenario: Scenario = {
   id: "dual-op-weather", description: "", task: "What's the weather in Paris and New York?", tools: ["CityWeather"],

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import type { RunResult } from "../../index.js";
+import type { RunResult } from "../index.js";
 import { renderTrace } from "../trace/render-trace.js";
 import { UsageError } from "./agent-flags.js";
 import { EXIT } from "./run-command.js";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { defineTool, type Tool } from "../../index.js";
-import { calculator, cityWeather, convertTemperature } from "../weather-tools.js";
+import { defineTool, type Tool } from "../index.js";
+import { calculator, cityWeather, convertTemperature } from "../demos/weather-tools.js";
 import type { Scenario } from "./scenario.js";
 
 /** A search tool whose results are always thin: the repeat trap (a thin result gets asked for again, and again). */

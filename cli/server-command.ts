@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { buildLlamaServer, loadModel, startLlamaServer } from "../../index.js";
+import { buildLlamaServer, loadModel, startLlamaServer } from "../index.js";
 import { EXIT } from "./run-command.js";
 
 const positive = (text: string) => {

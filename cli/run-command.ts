@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import { connectServer, isServerUrl, loadModel, runAgent, type LlamaModelPort, type RemoteModelPort, type RunAgentOptions, type Tool } from "../../index.js";
+import { connectServer, isServerUrl, loadModel, runAgent, type LlamaModelPort, type RemoteModelPort, type RunAgentOptions, type Tool } from "../index.js";
 import { renderTrace } from "../trace/render-trace.js";
 import { agentOptions, modelOptions, type FlagValues } from "./agent-flags.js";
 import { printSummary, runPrinter } from "./print-run.js";

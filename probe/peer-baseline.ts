@@ -1,5 +1,5 @@
 import { LlamaChat, type ChatHistoryItem } from "node-llama-cpp";
-import { chatModelFunctions, DEFAULT_SYSTEM_PROMPT, RUN_DEFAULTS, ToolRegistry, type LlamaModelPort, type RunEvent, type RunResult, type Sampling, type Tool } from "../../index.js";
+import { chatModelFunctions, DEFAULT_SYSTEM_PROMPT, RUN_DEFAULTS, ToolRegistry, type LlamaModelPort, type RunEvent, type RunResult, type Sampling, type Tool } from "../index.js";
 import { PeerRecorder } from "./peer-recorder.js";
 
 export interface PeerRunOptions {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { inventedToolNames } from "../../demos/probe/peer-baseline.js";
-import { ProbeReportSchema, renderMarkdown } from "../../demos/probe/report.js";
-import { runProbe } from "../../demos/probe/run-probe.js";
-import { loadScenarios, ScenarioFileError } from "../../demos/probe/scenario.js";
+import { inventedToolNames } from "../../probe/peer-baseline.js";
+import { ProbeReportSchema, renderMarkdown } from "../../probe/report.js";
+import { runProbe } from "../../probe/run-probe.js";
+import { loadScenarios, ScenarioFileError } from "../../probe/scenario.js";
 import { llamaModelPort } from "../../runtime/model/llama/load-model.js";
 import { openModel } from "../../runtime/model/llama/open-model.js";
 import { validateAgainst } from "../../schemas/validator-cache.js";

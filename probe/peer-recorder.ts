@@ -1,4 +1,4 @@
-import type { ModelDescription, RunEndReason, RunEvent, RunResult, TurnRecord } from "../../index.js";
+import type { ModelDescription, RunEndReason, RunEvent, RunResult, TurnRecord } from "../index.js";
 
 const STATUS: Record<RunEndReason, RunResult["status"]> = { "final-answer": "answered", "max-turns": "failed", stalled: "failed", "context-overflow": "failed", "model-error": "failed", aborted: "aborted" };
 
