@@ -1,51 +1,31 @@
-/**
- * How each JSON Schema keyword is honoured. Declarative on purpose: the
- * compiler refuses any keyword not listed here, so a constraint is never
- * dropped silently: grammars fail closed.
- *
- * - "grammar": expressed in the GBNF grammar, so a violating value is unsampleable.
- * - "post-check": the grammar cannot express it; ajv enforces it after
- *   sampling and a violation comes back as a typed validation failure.
- * - "grammar+post-check": the grammar expresses a superset and ajv narrows it
- *   (oneOf's exclusivity; numeric bounds whose sign the grammar does fix).
- * - "annotation": no effect on valid values.
- */
-export type KeywordSupport = "grammar" | "post-check" | "grammar+post-check" | "annotation";
+import { ANNOTATION_KEYWORDS } from "./keywords/annotation-keywords.js";
+import { ARRAY_KEYWORDS } from "./keywords/array-keywords.js";
+import type { KeywordDefinition, KeywordSupport } from "./keywords/keyword.js";
+import { NUMBER_KEYWORDS } from "./keywords/number-keywords.js";
+import { OBJECT_KEYWORDS } from "./keywords/object-keywords.js";
+import { STRING_KEYWORDS } from "./keywords/string-keywords.js";
+import { TYPE_KEYWORD } from "./keywords/type-keyword.js";
+import { UNION_KEYWORDS } from "./keywords/union-keywords.js";
+import { VALUE_KEYWORDS } from "./keywords/value-keywords.js";
 
-export const KEYWORD_SUPPORT: Readonly<Record<string, KeywordSupport>> = {
-  type: "grammar",
-  properties: "grammar",
-  required: "grammar",
-  additionalProperties: "grammar", // only false/true: the grammar emits declared properties alone
-  items: "grammar",
-  additionalItems: "grammar", // only false, as TypeBox tuples emit it
-  minItems: "grammar",
-  maxItems: "grammar",
-  minLength: "grammar",
-  maxLength: "grammar",
-  const: "grammar",
-  enum: "grammar",
-  anyOf: "grammar",
-  oneOf: "grammar+post-check",
-  minimum: "grammar+post-check", // a non-negative lower bound removes "-" from the grammar
-  exclusiveMinimum: "grammar+post-check",
-  maximum: "post-check",
-  exclusiveMaximum: "post-check",
-  multipleOf: "post-check",
-  pattern: "post-check",
-  uniqueItems: "post-check",
-  // narrowgauge's own: digits in this string only as the given number literals (G4's answer grammar).
-  "x-grounded-numbers": "grammar",
-  // narrowgauge's own: the string is printable ASCII only (no byte tokens, so never invalid UTF-8).
-  "x-ascii": "grammar",
-  title: "annotation",
-  description: "annotation",
-  default: "annotation",
-  examples: "annotation",
-  $id: "annotation",
-  $schema: "annotation",
-  $comment: "annotation",
-  readOnly: "annotation",
-  writeOnly: "annotation",
-  deprecated: "annotation",
-};
+export type { KeywordDefinition, KeywordSupport };
+
+/**
+ * Every JSON Schema keyword the compiler accepts, each defined once beside
+ * the emitter that honours it (schemas/keywords/). The compiler refuses any
+ * keyword not listed, so a constraint is never dropped silently: grammars
+ * fail closed.
+ */
+export const KEYWORD_DEFINITIONS: readonly KeywordDefinition[] = [
+  TYPE_KEYWORD,
+  ...OBJECT_KEYWORDS,
+  ...ARRAY_KEYWORDS,
+  ...STRING_KEYWORDS,
+  ...NUMBER_KEYWORDS,
+  ...VALUE_KEYWORDS,
+  ...UNION_KEYWORDS,
+  ...ANNOTATION_KEYWORDS,
+];
+
+/** keyword → how it is honoured, derived from the definitions. */
+export const KEYWORD_SUPPORT: Readonly<Record<string, KeywordSupport>> = Object.freeze(Object.fromEntries(KEYWORD_DEFINITIONS.map((definition) => [definition.keyword, definition.support])));

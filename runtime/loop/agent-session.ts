@@ -2,7 +2,7 @@ import type { ChatHistoryItem } from "node-llama-cpp";
 import { feedbackItem } from "../history/history-items.js";
 import type { ModelSession } from "../model/model-port.js";
 import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
-import { createRunContext, questionRecorder, questionState, withinContext, type RunContext } from "./run-context.js";
+import { createRunContext, questionRecorder, questionState, type RunContext } from "./run-context.js";
 import type { RunEvent, RunResult } from "./run-types.js";
 import { endOnFailure, runTurns } from "./run-turns.js";
 
@@ -47,7 +47,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
         return endOnFailure(current, error);
       }
     }
-    current.session = withinContext(session, config.model.description.contextSize);
+    current.session = session;
     const result = await runTurns(current);
     // The accepted answer joins the conversation as the assistant's reply.
     if (result.status === "answered") current.history.push({ type: "model", response: [result.answer] });

@@ -1,6 +1,6 @@
 import type { ModelSession } from "../model/model-port.js";
 import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
-import { createRunContext, withinContext } from "./run-context.js";
+import { createRunContext } from "./run-context.js";
 import type { RunResult } from "./run-types.js";
 import { endOnFailure, runTurns } from "./run-turns.js";
 
@@ -24,7 +24,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   } catch (error) {
     return endOnFailure(context, error);
   }
-  context.session = withinContext(session, config.model.description.contextSize);
+  context.session = session;
   try {
     return await runTurns(context);
   } finally {

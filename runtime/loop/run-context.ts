@@ -1,7 +1,6 @@
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
 import type { RunState } from "../../guards/run-state.js";
 import type { JudgeOptions } from "../gate/judge.js";
-import { assertFitsContext } from "../model/context-overflow.js";
 import type { ModelSession } from "../model/model-port.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { initialHistory } from "../history/history-items.js";
@@ -30,19 +29,6 @@ export interface RunContext {
 const NOT_OPEN: Pick<ModelSession, "generate"> = {
   generate: () => Promise.reject(new Error("the run's model session is not open")),
 };
-
-/**
- * A session that refuses, before the model sees it, any request whose prompt
- * plus budget would not fit the model's context (ContextOverflowError).
- */
-export function withinContext(session: ModelSession, contextSize: number | null): Pick<ModelSession, "generate"> {
-  return {
-    generate: (request) => {
-      assertFitsContext(request.prompt.length, request.maxTokens, contextSize);
-      return session.generate(request);
-    },
-  };
-}
 
 /** The part of the run state that belongs to one question: a run, or one ask of a conversation. */
 export function questionState(config: RunConfig): Pick<RunState, "task" | "maxTurns" | "turn" | "calls" | "finalRejections" | "stalled" | "fresh" | "nudged" | "requireTool"> {

@@ -45,6 +45,8 @@ export interface PortGeneration {
   generatedTokens: number;
   prompt: { tokens: number; evaluated: number };
   ms: { prompt: number; sampling: number };
+  /** The sampled token ids, where the backend has them (in process). */
+  tokens?: readonly number[];
 }
 
 /**
@@ -55,7 +57,9 @@ export interface PortGeneration {
 export interface ModelSession {
   /**
    * Never throws for what the model writes (that comes back as text and a
-   * stop reason); throws only when the model cannot be run. Returns promptly
+   * stop reason); throws only when the model cannot be run, and
+   * ContextOverflowError before it runs when the prompt plus `maxTokens`
+   * would not fit the context (`description.contextSize`). Returns promptly
    * (stop reason "aborted") once the request's signal fires, even in the
    * middle of a long prompt evaluation.
    */

@@ -2,7 +2,6 @@ import type { LlamaContextSequence, LlamaGrammar, Token } from "node-llama-cpp";
 import { LlamaGrammarEvaluationState } from "node-llama-cpp";
 import { controlTokenBan } from "./control-token-ban.js";
 import { JsonCompletionTracker } from "./json-completion.js";
-import { assertFitsContext } from "../context-overflow.js";
 import type { GenerationStopReason } from "../model-port.js";
 import type { Sampling } from "../sampling.js";
 
@@ -98,13 +97,12 @@ async function evaluateLongPrompt(sequence: LlamaContextSequence, pending: Token
 /**
  * Samples under a grammar until it completes, the model ends generation,
  * maxTokens is reached or the signal aborts. Never throws for model
- * behaviour; throws ContextOverflowError when prompt plus maxTokens exceed the
- * sequence's context (rather than let llama.cpp shift the prompt's start
- * away), and errors of a broken context (disposed sequence, out of memory).
+ * behaviour; throws errors of a broken context (disposed sequence, out of
+ * memory). The caller (serialSession) has checked that prompt plus
+ * maxTokens fit the sequence's context.
  */
 export async function generateUnderGrammar(sequence: LlamaContextSequence, options: GenerateOptions): Promise<Generation> {
   const { prompt, grammar, maxTokens, sampling = {}, signal } = options;
-  assertFitsContext(prompt.length, maxTokens, sequence.contextSize);
   const model = sequence.model;
   const started = performance.now();
   const aligned = await alignSequence(sequence, prompt);

@@ -1,7 +1,6 @@
-import { samplingPresetFor } from "../sampling-presets.js";
 import type { ModelPort } from "../model-port.js";
-import { generateInOwnSession } from "../session-generation.js";
-import { llamaSession } from "./llama-session.js";
+import { pooledModelPort } from "../pooled-model-port.js";
+import { llamaJob } from "./llama-job.js";
 import { openModel, type OpenModelOptions, type OpenedModel } from "./open-model.js";
 
 export interface LlamaModelPort extends ModelPort {
@@ -17,30 +16,23 @@ function parameterCount(opened: OpenedModel): number | null {
   return tensors.reduce((total, tensor) => total + tensor.dimensions.reduce((product: number, dimension) => product * Number(dimension), 1), 0);
 }
 
-/** Adapts an opened GGUF model to the loop's model port. */
+/** Adapts an opened GGUF model to the loop's model port: each run holds one of the context's sequences. */
 export function llamaModelPort(opened: OpenedModel): LlamaModelPort {
-  const { model } = opened;
-  const general = model.fileInfo.metadata.general;
-  return {
-    opened,
+  const port = pooledModelPort({
+    vocabulary: opened.model,
     chatWrapper: opened.chatWrapper,
-    description: {
-      name: general?.name ?? opened.file.split("/").pop() ?? opened.file,
+    facts: {
       file: opened.file,
-      wrapper: opened.chatWrapper.wrapperName,
       threads: opened.threads,
       builtIn: opened.builtIn,
       parameters: parameterCount(opened),
-      sampling: samplingPresetFor({ architecture: general?.architecture, name: general?.name }),
       contextSize: opened.context.contextSize,
       sessions: opened.sequences.size,
     },
-    tokenize: (text) => text.tokenize(model.tokenizer),
-    detokenizeForSpy: (tokens) => model.detokenize(tokens as never[], true),
-    openSession: async (signal) => llamaSession(opened, await opened.sequences.acquire(signal)),
-    generate: (request) => generateInOwnSession(opened.sequences, (lease) => llamaSession(opened, lease), request),
-    dispose: () => opened.dispose(),
-  };
+    pool: opened.sequences,
+    start: (sequence, request) => llamaJob(opened, sequence, request),
+  });
+  return { ...port, opened, dispose: () => opened.dispose() };
 }
 
 /**

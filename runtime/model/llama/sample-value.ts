@@ -1,15 +1,15 @@
-import type { Token } from "node-llama-cpp";
 import { cachedGbnf } from "../../../schemas/grammar-cache.js";
 import type { GbnfCompileOptions } from "../../../schemas/gbnf-compiler.js";
-import { generateUnderGrammar, type Generation } from "./generate-under-grammar.js";
-import { llamaGrammar } from "./llama-grammar-cache.js";
-import type { OpenedModel } from "./open-model.js";
+import type { PortGeneration } from "../model-port.js";
 import { parseGeneration, type ParsedOutput } from "../parse-generation.js";
 import type { Sampling } from "../sampling.js";
+import { serialSession } from "../serial-session.js";
+import { llamaJob } from "./llama-job.js";
+import type { OpenedModel } from "./open-model.js";
 
 export interface SampleValueOptions {
-  prompt: readonly Token[];
-  /** A TypeBox schema from the supported subset (see keyword-support.ts). */
+  prompt: readonly number[];
+  /** A TypeBox schema from the supported subset (see schemas/keyword-support.ts). */
   schema: object;
   /** Defaults to 1024. */
   maxTokens?: number;
@@ -18,30 +18,30 @@ export interface SampleValueOptions {
   grammarOptions?: GbnfCompileOptions;
 }
 
-export type SampledValue<Value> = ParsedOutput<Value> & { generation: Generation; grammar: string };
+export type SampledValue<Value> = ParsedOutput<Value> & { generation: PortGeneration & { tokens: readonly number[] }; grammar: string };
 
 /**
  * One constrained generation: compile (cached) the schema's grammar, sample
- * under it, parse and validate. Model behaviour never throws: it comes back
- * as `{ ok: false, error }` with the raw text.
+ * under it in a session of its own on one of the model's sequences, parse
+ * and validate. Model behaviour never throws: it comes back as
+ * `{ ok: false, error }` with the raw text.
  */
 export async function sampleValue<Value = unknown>(opened: OpenedModel, options: SampleValueOptions): Promise<SampledValue<Value>> {
   const gbnf = cachedGbnf(options.schema, options.grammarOptions);
-  const grammar = await llamaGrammar(opened.llama, gbnf);
-  const lease = await opened.sequences.acquire();
-  let generation: Generation;
+  const session = serialSession(await opened.sequences.acquire(), opened.context.contextSize, (sequence, request) => llamaJob(opened, sequence, request));
+  let generation: PortGeneration;
   try {
-    generation = await opened.decoding.run(() =>
-      generateUnderGrammar(lease.item, {
-        prompt: options.prompt,
-        grammar,
-        maxTokens: options.maxTokens ?? 1024,
-        sampling: options.sampling,
-        signal: options.signal,
-      }),
-    );
+    generation = await session.generate({
+      prompt: options.prompt,
+      gbnf,
+      maxTokens: options.maxTokens ?? 1024,
+      sampling: options.sampling,
+      signal: options.signal,
+      context: { turn: 0, visible: { tools: [], final: false } },
+    });
   } finally {
-    lease.release();
+    session.close();
   }
-  return { ...parseGeneration<Value>({ ...generation, generatedTokens: generation.tokens.length }, options.schema), generation, grammar: gbnf };
+  const sampled = { ...generation, tokens: generation.tokens ?? [] };
+  return { ...parseGeneration<Value>(sampled, options.schema), generation: sampled, grammar: gbnf };
 }

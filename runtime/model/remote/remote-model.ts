@@ -1,15 +1,13 @@
 import { stat } from "node:fs/promises";
-import { basename } from "node:path";
 import { resolveChatWrapper, type Llama, type LlamaModel } from "node-llama-cpp";
 import { LeasePool } from "../lease-pool.js";
-import { generateInOwnSession } from "../session-generation.js";
 import type { ModelPort } from "../model-port.js";
-import { samplingPresetFor } from "../sampling-presets.js";
+import { pooledModelPort } from "../pooled-model-port.js";
 import { controlTokenIds } from "../llama/control-token-ban.js";
 import { ModelLoadError } from "../llama/model-errors.js";
 import { defaultLlama } from "../llama/open-model.js";
 import { ServerVocabularyError } from "./server-errors.js";
-import { remoteSession, type ServerSlot, type SlotRequestSettings } from "./remote-session.js";
+import { slotJob, type ServerSlot, type SlotRequestSettings } from "./remote-session.js";
 import { checkSameModel, checkServer, readServerInfo, type ServerInfo } from "./trust-checks.js";
 
 export interface ConnectServerOptions {
@@ -119,30 +117,28 @@ function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, voca
     what: "server slot",
   });
   const slotSettings: SlotRequestSettings = { answerMs: settings.answerMs, idleMs: settings.idleMs, bannedTokens: controlTokenIds(vocabulary) ?? [] };
-  const general = vocabulary.fileInfo.metadata.general;
-  const chatWrapper = resolveChatWrapper(vocabulary);
   const first = servers[0]!;
-  return {
-    servers,
+  const port = pooledModelPort({
     vocabulary,
-    vocabularyFile,
-    chatWrapper,
-    description: {
-      name: general?.name ?? basename(first.modelPath),
+    chatWrapper: resolveChatWrapper(vocabulary),
+    facts: {
       file: first.modelPath,
-      wrapper: chatWrapper.wrapperName,
       threads: null,
-      builtIn: /^narrowgauge tiny random/.test(general?.name ?? ""),
+      builtIn: /^narrowgauge tiny random/.test(vocabulary.fileInfo.metadata.general?.name ?? ""),
       parameters: first.parameters,
-      sampling: samplingPresetFor({ architecture: general?.architecture, name: general?.name }),
+      // Every slot is held to the smallest, so a run's limits do not depend on which server it lands on.
       contextSize: Math.min(...servers.map((server) => server.slotContext)),
       sessions: slots.length,
       server: { urls: servers.map((server) => server.url), builds: [...new Set(servers.map((server) => server.build))] },
     },
-    tokenize: (text) => text.tokenize(vocabulary.tokenizer),
-    detokenizeForSpy: (tokens) => vocabulary.detokenize(tokens as never[], true),
-    openSession: async (signal) => remoteSession(await pool.acquire(signal), slotSettings),
-    generate: (request) => generateInOwnSession(pool, (lease) => remoteSession(lease, slotSettings), request),
+    pool,
+    start: (slot, request) => slotJob(slot, request, slotSettings),
+  });
+  return {
+    ...port,
+    servers,
+    vocabulary,
+    vocabularyFile,
     busySlots: () => Object.fromEntries(servers.map((server) => [server.url, busyOn(server.url)])),
     dispose: () => vocabulary.dispose(),
   };

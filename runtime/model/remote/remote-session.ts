@@ -1,8 +1,7 @@
-import { assertFitsContext } from "../context-overflow.js";
-import type { GenerateRequest, GenerationStopReason, ModelSession, PortGeneration } from "../model-port.js";
+import type { GenerateRequest, GenerationStopReason, PortGeneration } from "../model-port.js";
 import { JsonCompletionTracker } from "../llama/json-completion.js";
 import { GrammarRejectedError } from "../llama/llama-grammar-cache.js";
-import type { Lease } from "../lease-pool.js";
+import type { SessionJob } from "../serial-session.js";
 import { abortedGeneration } from "../session-generation.js";
 import { ServerError } from "./server-errors.js";
 import { RequestAborted, streamJson } from "./server-http.js";
@@ -64,7 +63,6 @@ function completionBody(request: GenerateRequest, slot: ServerSlot, settings: Sl
  * stopped on that token or on the token budget.
  */
 async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settings: SlotRequestSettings): Promise<PortGeneration> {
-  assertFitsContext(request.prompt.length, request.maxTokens, slot.contextSize);
   const started = performance.now();
   // As in process: no budget, no generation (llama-server would read n_predict 0 as its own default).
   if (request.maxTokens <= 0) return { ...abortedGeneration(request, started), stopReason: "max-tokens" };
@@ -123,16 +121,8 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
   };
 }
 
-/** A run's session on one server slot, held until the session closes. */
-export function remoteSession(lease: Lease<ServerSlot>, settings: SlotRequestSettings): ModelSession {
-  let busy: Promise<unknown> = Promise.resolve();
-  return {
-    async generate(request) {
-      await busy;
-      const work = generateOnSlot(lease.item, request, settings);
-      busy = work.catch(() => undefined);
-      return work;
-    },
-    close: () => lease.release(busy),
-  };
+/** One generation on a server slot: the request is the work, so it settles when it answers. */
+export function slotJob(slot: ServerSlot, request: GenerateRequest, settings: SlotRequestSettings): SessionJob {
+  const work = generateOnSlot(slot, request, settings);
+  return { result: work, settled: work };
 }

@@ -2,6 +2,7 @@ import { ChatMLChatWrapper, type ChatWrapper, type LlamaText } from "node-llama-
 import type { GenerationStopReason } from "../model-port.js";
 import type { GenerateRequest, ModelPort, ModelSession, PortGeneration } from "../model-port.js";
 import { GREEDY_PRESET } from "../sampling-presets.js";
+import { serialSession } from "../serial-session.js";
 import type { Static } from "@sinclair/typebox";
 import { NarrowgaugeError } from "../../../schemas/narrowgauge-error.js";
 import { FINAL_ANSWER, type ToolSchemaSpec } from "../../../schemas/step-schema.js";
@@ -87,18 +88,20 @@ export function scriptedModel(outputs: readonly ScriptedOutput<readonly ToolSche
   let steps = 0;
   let judged = 0;
 
-  /** A session's "KV cache": the last prompt it saw, so a run's records show what a real model would reuse. */
+  /**
+   * A session's "KV cache" is the last prompt it saw, so a run's records show
+   * what a real model would reuse; it checks the context as every port's
+   * session does.
+   */
   const session = (): ModelSession => {
-    let cached: readonly number[] = [];
-    return {
-      generate: async (request) => {
-        let common = 0;
-        while (common < cached.length && common < request.prompt.length - 1 && cached[common] === request.prompt[common]) common++;
-        cached = request.prompt;
-        return answer(request, { tokens: request.prompt.length, evaluated: request.prompt.length - common });
-      },
-      close: () => {},
-    };
+    const cache = { prompt: [] as readonly number[] };
+    return serialSession({ item: cache, release: () => {} }, options.contextSize ?? null, (cached, request) => {
+      let common = 0;
+      while (common < cached.prompt.length && common < request.prompt.length - 1 && cached.prompt[common] === request.prompt[common]) common++;
+      cached.prompt = request.prompt;
+      const result = answer(request, { tokens: request.prompt.length, evaluated: request.prompt.length - common });
+      return { result, settled: result };
+    });
   };
 
   async function answer(request: GenerateRequest, prompt: PortGeneration["prompt"]): Promise<PortGeneration> {

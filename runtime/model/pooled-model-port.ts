@@ -1,0 +1,51 @@
+import type { ChatWrapper, LlamaModel } from "node-llama-cpp";
+import type { LeasePool } from "./lease-pool.js";
+import type { GenerateRequest, ModelDescription, ModelPort } from "./model-port.js";
+import { samplingPresetFor } from "./sampling-presets.js";
+import { serialSession, type SessionJob } from "./serial-session.js";
+import { generateInOwnSession } from "./session-generation.js";
+
+/** What a backend knows of its model that the description does not derive from the GGUF. */
+export type BackendFacts = Pick<ModelDescription, "file" | "threads" | "builtIn" | "parameters" | "contextSize" | "sessions" | "server">;
+
+export interface PooledBackend<Item> {
+  /** node-llama-cpp's model whose tokenizer, template and metadata the prompts come from: the loaded model, or a served model's local copy. */
+  readonly vocabulary: LlamaModel;
+  readonly chatWrapper: ChatWrapper;
+  readonly facts: BackendFacts;
+  /** The items runs hold: context sequences, or server slots. */
+  readonly pool: LeasePool<Item>;
+  /** Starts one generation on a held item. */
+  start(item: Item, request: GenerateRequest): SessionJob;
+}
+
+/**
+ * A model port over a pool of items, written once for every backend: the
+ * description (name, chat format and sampling preset read from the GGUF),
+ * rendering and tokenization with the model's own tokenizer, the spy's
+ * detokenization, and sessions that each hold one item (see serialSession).
+ */
+export function pooledModelPort<Item>(backend: PooledBackend<Item>): ModelPort {
+  const { vocabulary, chatWrapper, facts, pool } = backend;
+  const general = vocabulary.fileInfo.metadata.general;
+  const session = (lease: Parameters<typeof serialSession<Item>>[0]) => serialSession(lease, facts.contextSize, (item, request) => backend.start(item, request));
+  return {
+    chatWrapper,
+    description: {
+      name: general?.name ?? facts.file?.split("/").pop() ?? "model",
+      file: facts.file,
+      wrapper: chatWrapper.wrapperName,
+      threads: facts.threads,
+      builtIn: facts.builtIn,
+      parameters: facts.parameters,
+      sampling: samplingPresetFor({ architecture: general?.architecture, name: general?.name }),
+      contextSize: facts.contextSize,
+      sessions: facts.sessions,
+      ...(facts.server ? { server: facts.server } : {}),
+    },
+    tokenize: (text) => text.tokenize(vocabulary.tokenizer),
+    detokenizeForSpy: (tokens) => vocabulary.detokenize(tokens as never[], true),
+    openSession: async (signal) => session(await pool.acquire(signal)),
+    generate: (request) => generateInOwnSession(pool, session, request),
+  };
+}

@@ -1,0 +1,34 @@
+import { repeat, sequence } from "../gbnf-rules.js";
+import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
+
+/** Arrays: bounded by maxItems (or the compile option's default); tuples as TypeBox emits them. */
+export const ARRAY_KEYWORDS: readonly KeywordDefinition[] = [
+  { keyword: "items", support: "grammar", example: { schema: { type: "array", items: { type: "integer" } }, unwritable: ["x"] } },
+  // Only false, as TypeBox tuples emit it.
+  { keyword: "additionalItems", support: "grammar", example: { schema: { type: "array", items: [{ type: "integer" }], additionalItems: false, minItems: 1, maxItems: 1 }, unwritable: [1, 2] } },
+  { keyword: "minItems", support: "grammar", example: { schema: { type: "array", items: { type: "integer" }, minItems: 2 }, unwritable: [1] } },
+  { keyword: "maxItems", support: "grammar", example: { schema: { type: "array", items: { type: "integer" }, maxItems: 2 }, unwritable: [1, 2, 3] } },
+  { keyword: "uniqueItems", support: "post-check", example: { schema: { type: "array", items: { type: "integer" }, uniqueItems: true }, checked: [1, 1] } },
+];
+
+function emitTuple(context: EmitContext, node: Schema, items: unknown[], path: string, nameHint: string): string {
+  if (node.additionalItems !== false || node.minItems !== items.length || node.maxItems !== items.length) {
+    throw new UnsupportedSchemaError("items", path, "tuples need additionalItems: false and minItems = maxItems = the item count (as TypeBox emits)");
+  }
+  const parts = items.map((item, index) => context.compile(item, `${path}/items/${index}`, `${nameHint}-${index}`));
+  return context.rules.add(nameHint, sequence('"["', parts.join(' "," '), '"]"'));
+}
+
+export function emitArray(context: EmitContext, node: Schema, path: string, nameHint: string): string {
+  if (Array.isArray(node.items)) return emitTuple(context, node, node.items, path, nameHint);
+  if (node.items === undefined) throw new UnsupportedSchemaError("items", path, "an array needs an items schema to be bounded");
+  const minItems = integerKeyword(node, "minItems", path) ?? 0;
+  const maxItems = integerKeyword(node, "maxItems", path) ?? Math.max(context.defaultMaxItems, minItems);
+  if (minItems > maxItems) throw new UnsupportedSchemaError("minItems", path, `minItems ${minItems} exceeds maxItems ${maxItems}`);
+  if (maxItems === 0) return '"[]"';
+  const item = context.compile(node.items, `${path}/items`, `${nameHint}-item`);
+  const rest = repeat(`("," ${item})`, Math.max(minItems - 1, 0), maxItems - 1);
+  const body = minItems === 0 ? `(${sequence(item, rest)})?` : sequence(item, rest);
+  return context.rules.add(nameHint, sequence('"["', body, '"]"'));
+}

@@ -1,0 +1,63 @@
+import type { RuleSet } from "../gbnf-rules.js";
+import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+
+/**
+ * How a JSON Schema keyword is honoured:
+ * - "grammar": expressed in the GBNF grammar, so a violating value is unsampleable;
+ * - "post-check": the grammar cannot express it; ajv enforces it after
+ *   sampling and a violation comes back as a typed validation failure;
+ * - "grammar+post-check": the grammar expresses a superset and ajv narrows it
+ *   (oneOf's exclusivity; numeric bounds whose sign the grammar does fix);
+ * - "annotation": no effect on valid values.
+ */
+export type KeywordSupport = "grammar" | "post-check" | "grammar+post-check" | "annotation";
+
+/**
+ * One keyword: its support level, and an example that proves it. The
+ * compiler's test compiles `schema` and asks llama.cpp and ajv about the
+ * example values: the grammar cannot write `unwritable` (a grammar keyword),
+ * it can write `checked` but ajv refuses it (a post-check keyword), and an
+ * annotation or post-check keyword leaves the grammar as it is without it.
+ * So this table cannot drift from what the emitter beside it writes.
+ */
+export interface KeywordDefinition {
+  readonly keyword: string;
+  readonly support: KeywordSupport;
+  readonly example: {
+    readonly schema: object;
+    /** A value the keyword refuses and the grammar cannot write (support "grammar" or "grammar+post-check"). */
+    readonly unwritable?: unknown;
+    /** A value the keyword refuses that the grammar can write, so ajv refuses it after sampling (support with "post-check"). */
+    readonly checked?: unknown;
+  };
+}
+
+export type Schema = Record<string, unknown>;
+
+/** What an emitter may use: the rule set it adds to, the compile options' defaults, and the compiler for sub-schemas. */
+export interface EmitContext {
+  readonly rules: RuleSet;
+  readonly defaultMaxLength: number;
+  readonly defaultMaxItems: number;
+  compile(schema: unknown, path: string, nameHint: string): string;
+}
+
+/**
+ * Largest repetition bound we emit. llama.cpp expands `x{m,n}` into nested
+ * rules and rejects counts near 2000 (measured with llama.cpp as node-llama-cpp
+ * 3.21.1 ships it); stay far below.
+ */
+export const GBNF_REPETITION_LIMIT = 1000;
+
+/** A non-negative integer keyword within the repetition limit, or undefined when absent. */
+export function integerKeyword(node: Schema, keyword: string, path: string): number | undefined {
+  const value = node[keyword];
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw new UnsupportedSchemaError(keyword, path, `must be a non-negative integer, got ${JSON.stringify(value)}`);
+  }
+  if (value > GBNF_REPETITION_LIMIT) {
+    throw new UnsupportedSchemaError(keyword, path, `${value} exceeds the grammar repetition limit ${GBNF_REPETITION_LIMIT} (llama.cpp rejects counts near 2000)`);
+  }
+  return value;
+}

@@ -1,0 +1,59 @@
+import { gbnfLiteral } from "../gbnf-literal.js";
+import { repeat, sequence } from "../gbnf-rules.js";
+import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { GBNF_REPETITION_LIMIT, integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
+
+/**
+ * Strings. Length is counted in Unicode code points: one grammar character
+ * unit (a code point or an escape sequence) decodes to exactly one code
+ * point, which is what ajv's maxLength counts (not UTF-16 units). Every
+ * string is bounded (by maxLength, or the compile option's default), so a
+ * model that loops inside a free-text field is stopped by the grammar.
+ */
+export const STRING_KEYWORDS: readonly KeywordDefinition[] = [
+  { keyword: "minLength", support: "grammar", example: { schema: { type: "string", minLength: 2 }, unwritable: "a" } },
+  { keyword: "maxLength", support: "grammar", example: { schema: { type: "string", maxLength: 3 }, unwritable: "abcd" } },
+  { keyword: "pattern", support: "post-check", example: { schema: { type: "string", maxLength: 8, pattern: "^[A-Z]+$" }, checked: "abc" } },
+  // narrowgauge's own: the string is printable ASCII only (no byte tokens, so never invalid UTF-8).
+  { keyword: "x-ascii", support: "grammar", example: { schema: { type: "string", maxLength: 8, "x-ascii": true }, unwritable: "é" } },
+  // narrowgauge's own: digits in this string only as the given number literals (G4's answer grammar); ajv reads it as an annotation.
+  { keyword: "x-grounded-numbers", support: "grammar", example: { schema: { type: "string", maxLength: 40, "x-grounded-numbers": { literals: ["18"], maxUnits: 8 } }, unwritable: "19" } },
+];
+
+/**
+ * G4's answer grammar: free text whose digits can only be the given number
+ * literals, each followed by something that is not a digit (nor a "." and
+ * a digit), so no other number can be written by gluing literals together.
+ * `maxUnits` bounds the units (a character, or a literal with what follows
+ * it); maxLength must allow for the longest unit and is checked by ajv.
+ */
+function groundedNumberString(context: EmitContext, node: Schema, path: string): string {
+  const spec = node["x-grounded-numbers"] as { literals?: unknown; maxUnits?: unknown };
+  const literals = Array.isArray(spec?.literals) ? spec.literals : null;
+  const maxUnits = spec?.maxUnits;
+  if (!literals || !literals.every((literal) => typeof literal === "string" && /^\d+(\.\d+)?$/.test(literal)) || typeof maxUnits !== "number" || !Number.isInteger(maxUnits) || maxUnits < 0 || maxUnits > GBNF_REPETITION_LIMIT) {
+    throw new UnsupportedSchemaError("x-grounded-numbers", path, "expects { literals: unsigned decimal strings, maxUnits: integer within the repetition limit }");
+  }
+  const minLength = integerKeyword(node, "minLength", path) ?? 0;
+  if (minLength > 1) throw new UnsupportedSchemaError("minLength", path, "with x-grounded-numbers only minLength 0 or 1 is supported");
+  const { rules } = context;
+  const prose = rules.primitive("json-char-no-digit");
+  const afterLiteral = rules.primitive("json-char-after-number");
+  if (literals.length === 0) return sequence('"\\""', repeat(prose, minLength, maxUnits), '"\\""');
+  const literal = rules.add("grounded-number", [...new Set(literals as string[])].map((text) => gbnfLiteral(text)).join(" | "));
+  const unit = rules.add("answer-unit", `${prose} | ${literal} ${afterLiteral}`);
+  const ending = `${literal} "."?`;
+  if (minLength === 0 || maxUnits === 0) return sequence('"\\""', repeat(unit, 0, maxUnits), `(${ending})?`, '"\\""');
+  // At least one unit, or the text is a single number.
+  return sequence('"\\""', `(${sequence(unit, repeat(unit, 0, maxUnits - 1), `(${ending})?`)} | ${ending})`, '"\\""');
+}
+
+export function emitString(context: EmitContext, node: Schema, path: string): string {
+  if (node["x-grounded-numbers"] !== undefined) return groundedNumberString(context, node, path);
+  const minLength = integerKeyword(node, "minLength", path) ?? 0;
+  const maxLength = integerKeyword(node, "maxLength", path) ?? Math.max(context.defaultMaxLength, minLength);
+  if (minLength > maxLength) throw new UnsupportedSchemaError("minLength", path, `minLength ${minLength} exceeds maxLength ${maxLength}`);
+  if (node["x-ascii"] !== undefined && node["x-ascii"] !== true) throw new UnsupportedSchemaError("x-ascii", path, "must be true");
+  const characters = repeat(context.rules.primitive(node["x-ascii"] === true ? "json-char-ascii" : "json-char"), minLength, maxLength);
+  return sequence('"\\""', characters, '"\\""');
+}

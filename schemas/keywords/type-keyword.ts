@@ -1,0 +1,32 @@
+import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { emitArray } from "./array-keywords.js";
+import type { EmitContext, KeywordDefinition, Schema } from "./keyword.js";
+import { emitNumber } from "./number-keywords.js";
+import { emitObject } from "./object-keywords.js";
+import { emitString } from "./string-keywords.js";
+
+/** `type`: which emitter writes the value; an array of types is a union (see union-keywords). */
+export const TYPE_KEYWORD: KeywordDefinition = { keyword: "type", support: "grammar", example: { schema: { type: "integer" }, unwritable: "1" } };
+
+export function emitType(context: EmitContext, node: Schema, path: string, nameHint: string): string {
+  switch (node.type) {
+    case "string":
+      return emitString(context, node, path);
+    case "number":
+      return emitNumber(context, node, false);
+    case "integer":
+      return emitNumber(context, node, true);
+    case "boolean":
+      return '("true" | "false")';
+    case "null":
+      return '"null"';
+    case "object":
+      return emitObject(context, node, path, nameHint);
+    case "array":
+      return emitArray(context, node, path, nameHint);
+    case undefined:
+      throw new UnsupportedSchemaError("type", path, "the schema admits any JSON value (no type, const, enum or anyOf); the grammar needs a bounded shape");
+    default:
+      throw new UnsupportedSchemaError("type", path, `unknown type ${JSON.stringify(node.type)}`);
+  }
+}
