@@ -6,13 +6,18 @@
 
 // The agent loop
 export { runAgent } from "./runtime/loop/run-agent.js";
-export { createAgentSession, type AgentSession, type AgentSessionOptions } from "./runtime/loop/agent-session.js";
 export { spyFirstTurn, type FirstTurn } from "./runtime/loop/spy-first-turn.js";
 export type { StepField } from "./runtime/loop/step-text-stream.js";
 export { RUN_DEFAULTS, type RunAgentOptions } from "./runtime/loop/run-config.js";
+export { RUN_OPTIONS, SAMPLING_FIELDS } from "./runtime/loop/run-options.js";
+export type { FlagShape, OptionDeclaration } from "./runtime/loop/option-kinds.js";
+export { NATIVE_STRATEGY, type StepRequest, type TurnStrategy } from "./runtime/loop/turn-strategy.js";
+export { createAgentSession, type AgentSession, type AgentSessionOptions, type AskOptions } from "./runtime/loop/agent-session.js";
 export type { AnsweredRun, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord, UnansweredRun } from "./runtime/loop/run-types.js";
 export type { Judgement, Verdict } from "./runtime/gate/judge.js";
-export { DEFAULT_SYSTEM_PROMPT } from "./runtime/history/history-items.js";
+export { DEFAULT_SYSTEM_PROMPT } from "./prompts/model-text.js";
+/** Every sentence narrowgauge writes that the model reads (see prompts/model-text.ts). */
+export * as MODEL_TEXT from "./prompts/model-text.js";
 
 // Tools
 export { defineTool, type Tool, type ToolContext, type ToolDefinition } from "./runtime/tools/define-tool.js";
@@ -52,7 +57,7 @@ export {
 } from "./runtime/model/output-errors.js";
 
 // Step schema and grammar
-export { buildStepSchema, EmptyStepError, FINAL_ANSWER, ToolNameError, type Step, type StepSchema, type StepSchemaOptions } from "./schemas/step-schema.js";
+export { buildStepSchema, EmptyStepError, FINAL_ANSWER, stepParts, ToolNameError, type Step, type StepParts, type StepSchema, type StepSchemaOptions } from "./schemas/step-schema.js";
 export { compileGbnf, type GbnfCompileOptions } from "./schemas/gbnf-compiler.js";
 export { UnsupportedSchemaError } from "./schemas/unsupported-schema-error.js";
 export { NarrowgaugeError } from "./schemas/narrowgauge-error.js";

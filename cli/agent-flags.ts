@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { PROFILES, RUN_DEFAULTS, type OpenModelOptions, type ProfileName, type RunAgentOptions } from "../index.js";
+import { RUN_OPTIONS, SAMPLING_FIELDS, type OpenModelOptions, type OptionDeclaration, type RunAgentOptions } from "../index.js";
 
 /** A usage error: the CLI exits with code 2. */
 export class UsageError extends Error {}
@@ -9,12 +9,8 @@ const integer = (min: number) => (text: string) => {
   if (!Number.isInteger(value) || value < min) throw new InvalidArgumentError(`must be an integer ≥ ${min}`);
   return value;
 };
-const number = (min: number) => (text: string) => {
-  const value = Number(text);
-  if (!Number.isFinite(value) || value < min) throw new InvalidArgumentError(`must be a number ≥ ${min}`);
-  return value;
-};
 const list = (text: string) => text.split(",").map((item) => item.trim()).filter(Boolean);
+const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 /** The flags every command that loads a model shares. */
 export function addModelFlags(command: Command, defaultModel?: string): Command {
@@ -26,56 +22,44 @@ export function addModelFlags(command: Command, defaultModel?: string): Command 
     .option("--sequences <n>", "concurrent runs the handle serves (default: 4 below 256 MiB, else 1)", integer(1));
 }
 
-/** Every runAgent option as a flag (the model, tools and task come from the command). */
-export function addAgentFlags(command: Command): Command {
-  return command
-    .addOption(new Option("--profile <name>", "guard profile (default: by the model's size, sub1b when unknown)").choices(Object.keys(PROFILES)))
-    .option("--max-turns <n>", `turn budget (default ${RUN_DEFAULTS.maxTurns})`, integer(1))
-    .addOption(new Option("--require-tool <when>", "whether the answer must rest on a tool result (default always)").choices(["always", "never", "auto"]))
-    .option("--gate-budget <n>", `nudges the answer gate may send (default ${RUN_DEFAULTS.gateBudget})`, integer(0))
-    .option("--disabled-tools <names>", "tools documented but never offered, comma-separated", list)
-    .option("--thought-max-length <n>", `cap on the thought (default ${RUN_DEFAULTS.thoughtMaxLength})`, integer(0))
-    .option("--answer-max-length <n>", `cap on the answer (default ${RUN_DEFAULTS.answerMaxLength})`, integer(1))
-    .option("--max-tokens-per-step <n>", `cap on tokens sampled per step (default ${RUN_DEFAULTS.maxTokensPerStep})`, integer(1))
-    .option("--temperature <t>", "sampling temperature (default: the model family's preset, greedy for most)", number(0))
-    .option("--seed <n>", "sampling seed (for tiny:SEED models, --model picks the weights)", integer(0))
-    .option("--top-k <n>", "top-k sampling", integer(1))
-    .option("--top-p <p>", "top-p sampling", number(0))
-    .option("--min-p <p>", "min-p sampling", number(0))
-    .option("--tool-timeout-ms <ms>", `per-call tool timeout (default ${RUN_DEFAULTS.toolTimeoutMs})`, integer(1))
-    .option("--max-result-chars <n>", `tool results longer than this are truncated (default ${RUN_DEFAULTS.maxResultChars})`, integer(1))
-    .option("--no-feedback-on-invalid", "append no note after an unusable output")
-    .addOption(new Option("--history <kind>", "native, or digest (architecture A)").choices(["native", "digest"]))
-    .option("--two-phase", "architecture A's two calls per step")
-    .option("--system <text>", "the system prompt")
-    .option("--spy", "record and print each turn's exact prompt and grammar");
+/** One declared option as a command-line flag: its shape, range and help text come from the declaration. */
+function flagFor(name: string, declaration: OptionDeclaration<unknown, unknown>): Option | null {
+  const { flag } = declaration;
+  if (!flag) return null;
+  const help = `${declaration.doc} (default: ${declaration.defaultText})`;
+  if (flag.shape === "switch") return declaration.default === true ? new Option(`--no-${kebab(name)}`, `do not ${help}`) : new Option(`--${kebab(name)}`, help);
+  const option = new Option(`--${kebab(name)} <${flag.placeholder ?? "value"}>`, help);
+  if (flag.choices) return option.choices(flag.choices);
+  if (flag.shape === "list") return option.argParser(list);
+  const parse = flag.parse;
+  if (!parse) return option;
+  return option.argParser((text: string) => {
+    try {
+      return parse(text);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  });
 }
 
-export interface FlagValues {
+/** Every runAgent option the command line can carry, as RUN_OPTIONS declares it, and each sampling field (the model family's preset fills the rest). */
+export function addAgentFlags(command: Command): Command {
+  for (const [name, declaration] of Object.entries(RUN_OPTIONS)) {
+    const option = flagFor(name, declaration as OptionDeclaration<unknown, unknown>);
+    if (option) command.addOption(option);
+  }
+  for (const [name, declaration] of Object.entries(SAMPLING_FIELDS)) command.addOption(flagFor(name, declaration)!);
+  return command;
+}
+
+/** What commander parsed: the model flags, and the declared options by name. */
+export interface FlagValues extends Record<string, unknown> {
   model?: string;
   vocabulary?: string;
   threads?: number;
   contextSize?: number;
   sequences?: number;
-  profile?: ProfileName;
-  maxTurns?: number;
-  requireTool?: "always" | "never" | "auto";
-  gateBudget?: number;
-  disabledTools?: string[];
-  thoughtMaxLength?: number;
-  answerMaxLength?: number;
-  maxTokensPerStep?: number;
-  temperature?: number;
   seed?: number;
-  topK?: number;
-  topP?: number;
-  minP?: number;
-  toolTimeoutMs?: number;
-  maxResultChars?: number;
-  feedbackOnInvalid?: boolean;
-  history?: "native" | "digest";
-  twoPhase?: boolean;
-  system?: string;
   spy?: boolean;
 }
 
@@ -85,29 +69,9 @@ export function modelOptions(flags: FlagValues): Omit<OpenModelOptions, "source"
 
 /** The runAgent options the flags set; sampling starts from the model family's preset. */
 export function agentOptions(flags: FlagValues, preset: RunAgentOptions["sampling"] & object): Partial<RunAgentOptions> {
-  const sampling = { ...preset };
-  if (flags.temperature !== undefined) sampling.temperature = flags.temperature;
-  if (flags.seed !== undefined) sampling.seed = flags.seed;
-  if (flags.topK !== undefined) sampling.topK = flags.topK;
-  if (flags.topP !== undefined) sampling.topP = flags.topP;
-  if (flags.minP !== undefined) sampling.minP = flags.minP;
-  const options: Partial<RunAgentOptions> = {
-    profile: flags.profile,
-    maxTurns: flags.maxTurns,
-    requireTool: flags.requireTool,
-    gateBudget: flags.gateBudget,
-    disabledTools: flags.disabledTools,
-    thoughtMaxLength: flags.thoughtMaxLength,
-    answerMaxLength: flags.answerMaxLength,
-    maxTokensPerStep: flags.maxTokensPerStep,
-    sampling,
-    toolTimeoutMs: flags.toolTimeoutMs,
-    maxResultChars: flags.maxResultChars,
-    feedbackOnInvalid: flags.feedbackOnInvalid,
-    history: flags.history,
-    twoPhase: flags.twoPhase,
-    system: flags.system,
-    spy: flags.spy,
-  };
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  const sampling: Record<string, unknown> = { ...preset };
+  for (const name of Object.keys(SAMPLING_FIELDS)) if (flags[name] !== undefined) sampling[name] = flags[name];
+  const options: Record<string, unknown> = { sampling };
+  for (const [name, declaration] of Object.entries(RUN_OPTIONS)) if ((declaration as OptionDeclaration<unknown, unknown>).flag && flags[name] !== undefined) options[name] = flags[name];
+  return options as Partial<RunAgentOptions>;
 }

@@ -1,4 +1,8 @@
 import { defineGuard } from "./guard.js";
+import type { RunState } from "./run-state.js";
+
+/** Whether the answer gate sent the last turn's answer back with a nudge: a nudge binds the one turn after it. */
+export const nudgedLastTurn = (state: RunState): boolean => state.turns.at(-1)?.check === "nudged";
 
 /**
  * A4 in the view: after the answer gate sent a nudge, FinalAnswer is hidden
@@ -11,7 +15,7 @@ export const nudgedTurnGuard = defineGuard({
   stage: "hide",
   profileField: "gate",
   view(state, view) {
-    if (!state.nudged || view.forcedFinal || !view.final || view.tools.length === 0) return { view, decisions: [] };
+    if (!nudgedLastTurn(state) || view.forcedFinal || !view.final || view.tools.length === 0) return { view, decisions: [] };
     return { view: { ...view, final: false }, decisions: [{ guard: "A4", kind: "hide-final", reason: "the gate sent a nudge: this turn must call a tool" }] };
   },
 });

@@ -7,6 +7,9 @@ import { groundedNames, ungroundedNamesIn } from "./facts/subjects.js";
 import { defineGuard, type GuardDecision } from "./guard.js";
 import type { RunState } from "./run-state.js";
 
+/** How many final answers this task sent back for ungrounded numbers or names: the second is accepted and recorded. */
+const answersSentBack = (state: RunState): number => state.turns.filter((turn) => turn.final && turn.check === "ungrounded").length;
+
 /** Who can supply a number (the feedback a 230M model actually followed): the other tools that declare `provides`. */
 function suppliers(state: RunState, except: string): Array<{ tool: string; provides: string }> {
   return state.tools.flatMap((tool) => (tool.provides && tool.name !== except ? [{ tool: tool.name, provides: tool.provides }] : []));
@@ -72,7 +75,7 @@ export const provenanceGuard = defineGuard({
     const ungrounded = [...new Set(numbersInText(answer).filter((number) => !isGrounded(number, grounded)))];
     const ungroundedNames = ungroundedNamesIn(state, answer);
     if (ungrounded.length === 0 && ungroundedNames.length === 0) return null;
-    if (view.forcedFinal || state.finalRejections >= 1) return { check: "ungrounded-accepted", guard: "G4", ungrounded, ungroundedNames };
+    if (view.forcedFinal || answersSentBack(state) >= 1) return { check: "ungrounded-accepted", guard: "G4", ungrounded, ungroundedNames };
     return { check: "ungrounded", guard: "G4", ungrounded, ungroundedNames, note: [numbersNote(ungrounded, grounded), namesNote(state, ungroundedNames)].filter(Boolean).join(" ") };
   },
 });

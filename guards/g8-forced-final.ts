@@ -1,9 +1,12 @@
-import { defineGuard } from "./guard.js";
+import { FORCED_FINAL } from "../prompts/model-text.js";
+import { missingInformation } from "./facts/missing-information.js";
+import { defineGuard, type GuardDecision, type View } from "./guard.js";
+import { succeeded, type RunState } from "./run-state.js";
 
 /**
  * G8: on the last turn the tools are taken off the table, so the run can end
  * with an answer that says what could not be found instead of running out of
- * turns (the note is appended when the view is finished).
+ * turns.
  */
 export const lastTurnGuard = defineGuard({
   id: "G8",
@@ -15,3 +18,30 @@ export const lastTurnGuard = defineGuard({
     return { view: { ...view, forcedFinal: true }, decisions: [{ guard: "G8", kind: "force-final", reason: "last turn" }] };
   },
 });
+
+/**
+ * The note appended when the final is forced: what could not be found, or,
+ * when no tool result exists although one was needed (A5), a request to
+ * answer from what is known and say what could not be checked.
+ */
+function forcedFinalNote(state: RunState): string {
+  const missing = missingInformation(state);
+  const needed = state.requireTool || state.fresh === true || state.disabled.length > 0;
+  return succeeded(state).length === 0 && needed ? FORCED_FINAL.fromKnowledge(missing) : FORCED_FINAL.fromResults(missing);
+}
+
+/**
+ * G8 at the end of every pipeline, whoever forced the final: a view that
+ * admits nothing (no tool, no FinalAnswer) is forced, and a forced view is
+ * FinalAnswer alone with a note on what could not be found.
+ */
+export function finishForcedFinal(state: RunState, view: View): { view: View; decisions: GuardDecision[] } {
+  const decisions: GuardDecision[] = [];
+  let forced = view.forcedFinal;
+  if (!forced && view.tools.length === 0 && !view.final) {
+    forced = true;
+    decisions.push({ guard: "G8", kind: "force-final", reason: "no tool is left and nothing else could be written" });
+  }
+  if (!forced) return { view, decisions };
+  return { view: { ...view, tools: [], final: true, forcedFinal: true, notes: [...view.notes, forcedFinalNote(state)] }, decisions };
+}

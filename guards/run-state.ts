@@ -1,10 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
 
-/**
- * What the guards read: the run so far, as plain data. The loop builds it;
- * guards never mutate it.
- */
-
 /** How a call attempt was judged. */
 export type CallCheck =
   | "ok" // executed, succeeded
@@ -45,32 +40,64 @@ export interface CallAttempt {
   repeatOf?: number;
 }
 
+/** How a turn's step was judged: unusable ("invalid"), sent back by the answer gate ("nudged"), or a call's or a final answer's check. */
+export type TurnCheck = "invalid" | "nudged" | CallCheck | "hidden" | "ungrounded-accepted";
+
+/** One finished turn, as the guards read it. The loop appends one per turn and never changes it. */
+export interface TurnFacts {
+  /** 1-based. */
+  readonly index: number;
+  /** How its step was judged; null when it produced none. */
+  readonly check: TurnCheck | null;
+  /** The call its step made (run, or refused before running); null otherwise. */
+  readonly call: CallAttempt | null;
+  /** Whether its step was a FinalAnswer. */
+  readonly final: boolean;
+  /** Notes the guards appended to the conversation before it. */
+  readonly notes: readonly string[];
+  /** As first prepared, it would have repeated the turn before it exactly, so it was prepared again (G9). */
+  readonly repeated: boolean;
+}
+
+/**
+ * What the guards read: the run so far, as plain data, frozen. The loop
+ * derives it afresh each turn from the append-only list of turns; nothing
+ * sets a flag in one place for another to clear.
+ */
 export interface RunState {
-  task: string;
+  readonly task: string;
   /**
    * In a conversation, what came before this task: the earlier tasks, and the
    * calls that succeeded answering them. They ground numbers and names and
    * answer repeats from the ledger; the limits (bans, caps, repeats that force
    * the final) count this task's calls alone. Empty for a single run.
    */
-  earlier: { tasks: readonly string[]; calls: readonly CallAttempt[] };
+  readonly earlier: { readonly tasks: readonly string[]; readonly calls: readonly CallAttempt[] };
   /** The turn about to run, 1-based. */
-  turn: number;
-  maxTurns: number;
-  tools: readonly ToolInfo[];
-  calls: readonly CallAttempt[];
+  readonly turn: number;
+  readonly maxTurns: number;
+  readonly tools: readonly ToolInfo[];
+  /** This task's turns so far. */
+  readonly turns: readonly TurnFacts[];
+  /** The calls of those turns, in order. */
+  readonly calls: readonly CallAttempt[];
   /** Whether FinalAnswer waits for a successful tool call (G2): the run's tool requirement, resolved. */
-  requireTool: boolean;
+  readonly requireTool: boolean;
   /** The freshness judgement (A2): true when the question needs current information; null when not asked. */
-  fresh: boolean | null;
-  /** The answer gate sent a nudge after the last turn (A4): this turn must call a tool. */
-  nudged: boolean;
+  readonly fresh: boolean | null;
   /** Tools switched off for this run (A5): documented, never offered. */
-  disabled: readonly string[];
-  /** How many final answers were sent back for ungrounded numbers (G4). */
-  finalRejections: number;
-  /** Set by the loop when the next turn would have repeated the last exactly (G9). */
-  stalled: boolean;
+  readonly disabled: readonly string[];
+  /** The turn about to run is prepared again because, as first prepared, it would have repeated the last one exactly (G9). */
+  readonly stalled: boolean;
+}
+
+/** Everything a run state holds that is not derived from its turns. */
+export type RunSetting = Omit<RunState, "turn" | "turns" | "calls" | "stalled">;
+
+/** The state before the next turn: the turn number and the calls follow from the turns so far. */
+export function runState(setting: RunSetting, turns: readonly TurnFacts[], stalled = false): RunState {
+  const calls = turns.flatMap((turn) => (turn.call ? [turn.call] : []));
+  return Object.freeze({ ...setting, turn: turns.length + 1, turns: Object.freeze([...turns]), calls: Object.freeze(calls), stalled });
 }
 
 export const succeeded = (state: RunState): CallAttempt[] => state.calls.filter((call) => call.check === "ok");

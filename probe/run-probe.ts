@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { GgufFileType, type LlamaModel } from "node-llama-cpp";
 import { runAgent, type LlamaModelPort, type ProfileName, type RemoteModelPort, type RunEvent, type RunResult } from "../index.js";
+import { ARCHITECTURE_A_STRATEGY } from "./architecture-a.js";
 import { runPeerBaseline } from "./peer-baseline.js";
 import { toolsFor } from "./probe-tools.js";
 import { probeRun, summarise, type Architecture, type ProbeModel, type ProbeReport, type ProbeRun } from "./report.js";
@@ -66,7 +67,7 @@ export async function runScenario(model: ProbeTarget, scenario: Scenario, arch: 
     ({ result, inventedToolNames } = await runPeerBaseline({ ...common, model, tools }));
   } else {
     const architecture = {
-      A: { profile: "sub1b" as const, history: "digest" as const, twoPhase: true },
+      A: { profile: "sub1b" as const, strategy: ARCHITECTURE_A_STRATEGY },
       B: { profile: "none" as const },
       C: { profile: options.profile },
     }[arch];

@@ -94,6 +94,22 @@ export function checkToolNames(names: readonly string[]): void {
   }
 }
 
+/** A step's pieces: the thought's schema (null without one), and each branch of the call with the field it fills. */
+export interface StepParts {
+  thought: TSchema | null;
+  branches: Array<{ tool: string; field: "args" | "answer"; schema: TSchema }>;
+}
+
+/** The pieces buildStepSchema puts together, for a strategy that samples a step in more than one call. */
+export function stepParts(options: StepSchemaOptions<readonly ToolSchemaSpec[], boolean>): StepParts {
+  const { tools, final = true, thought = true, thoughtMaxLength = STEP_DEFAULTS.thoughtMaxLength, answerMaxLength = STEP_DEFAULTS.answerMaxLength, answerNumbers } = options;
+  checkToolNames(tools.map((tool) => tool.name));
+  const branches: StepParts["branches"] = tools.map((tool) => ({ tool: tool.name, field: "args", schema: tool.params }));
+  if (final) branches.push({ tool: FINAL_ANSWER, field: "answer", schema: answerSchema(answerMaxLength, answerNumbers) });
+  if (branches.length === 0) throw new EmptyStepError();
+  return { thought: thought ? Type.String({ maxLength: thoughtMaxLength }) : null, branches };
+}
+
 /**
  * Builds the one forced union call of a step:
  * `{ thought, call: { tool: "<Name>", args } | { tool: "FinalAnswer", answer } }`.
@@ -103,13 +119,10 @@ export function checkToolNames(names: readonly string[]): void {
 export function buildStepSchema<const Tools extends readonly ToolSchemaSpec[], const Thought extends boolean = true>(
   options: StepSchemaOptions<Tools, Thought>,
 ): StepSchema<Tools, Thought> {
-  const { tools, final = true, thought = true as Thought, thoughtMaxLength = STEP_DEFAULTS.thoughtMaxLength, answerMaxLength = STEP_DEFAULTS.answerMaxLength, answerNumbers } = options;
-  checkToolNames(tools.map((tool) => tool.name));
-  const branches: TSchema[] = tools.map((tool) => Type.Object({ tool: Type.Literal(tool.name), args: tool.params }));
-  if (final) branches.push(Type.Object({ tool: Type.Literal(FINAL_ANSWER), answer: answerSchema(answerMaxLength, answerNumbers) }));
-  if (branches.length === 0) throw new EmptyStepError();
+  const parts = stepParts(options);
+  const branches = parts.branches.map((branch) => Type.Object({ tool: Type.Literal(branch.tool), [branch.field]: branch.schema }));
   const call = branches.length === 1 ? branches[0]! : Type.Union(branches);
-  const properties: Record<string, TSchema> = thought ? { thought: Type.String({ maxLength: thoughtMaxLength }), call } : { call };
+  const properties: Record<string, TSchema> = parts.thought ? { thought: parts.thought, call } : { call };
   // The union's static type is computed from `Tools` above; TypeBox cannot infer it from a runtime array.
   return Type.Object(properties) as unknown as StepSchema<Tools, Thought>;
 }

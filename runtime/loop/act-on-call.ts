@@ -2,11 +2,11 @@ import { REFUSED } from "../../prompts/model-text.js";
 import { checkCall } from "../../guards/check-call.js";
 import { callKey } from "../../guards/facts/canonical-args.js";
 import type { CallVerdict } from "../../guards/guard.js";
-import type { CallAttempt } from "../../guards/run-state.js";
+import type { CallAttempt, RunState } from "../../guards/run-state.js";
 import { describeIssues } from "../../schemas/validator-cache.js";
 import type { Observation } from "../tools/tool-observation.js";
 import type { StepOutcome } from "./interpret-step.js";
-import type { RunContext } from "./run-context.js";
+import type { Question } from "./question.js";
 import type { TurnBuilder } from "./turn-builder.js";
 import type { TurnInput } from "./turn-input.js";
 
@@ -19,13 +19,14 @@ function recordRefusal(turn: TurnBuilder, name: string, verdict: CallVerdict): v
 }
 
 /** Runs a call that passed every check; the observation's failure code says how it failed, if it did. */
-async function execute(context: RunContext, outcome: { name: string; args: unknown }, turn: TurnBuilder): Promise<Observation> {
-  const { config, state, run } = context;
-  run.emit({ type: "tool-start", index: state.turn, name: outcome.name, args: outcome.args });
+async function execute(question: Question, outcome: { name: string; args: unknown }, turn: TurnBuilder): Promise<Observation> {
+  const { config, recorder, conversation } = question;
+  const index = turn.record.index;
+  recorder.emit({ type: "tool-start", index, name: outcome.name, args: outcome.args });
   return turn.timeAsync("tool", () =>
-    context.registry.execute(outcome.name, outcome.args, {
+    conversation.registry.execute(outcome.name, outcome.args, {
       signal: config.signal,
-      turn: state.turn,
+      turn: index,
       timeoutMs: config.toolTimeoutMs,
       maxResultChars: config.maxResultChars,
     }),
@@ -35,16 +36,17 @@ async function execute(context: RunContext, outcome: { name: string; args: unkno
 /**
  * A call step: the checks decide (visibility, narrowed domains, then each
  * guard's own check); a call that passes runs through the registry. Returns
- * the attempt to record, or "aborted" when the run's signal fired mid-tool
- * (the turn still records the call that was running).
+ * the attempt, which the turn records, or "aborted" when the run's signal
+ * fired mid-tool (the turn still records the call that was running).
  */
 export async function actOnCall(
-  context: RunContext,
+  question: Question,
+  state: RunState,
   outcome: Extract<StepOutcome, { kind: "call" | "bad-arguments" }>,
   turn: TurnBuilder,
   input: TurnInput,
 ): Promise<CallAttempt | "aborted"> {
-  const { state, config, run } = context;
+  const { config, recorder } = question;
   const base = { turn: state.turn, name: outcome.name, args: outcome.args, key: callKey(outcome.name, outcome.args) };
   let attempt: CallAttempt;
   let observation: Observation;
@@ -58,15 +60,16 @@ export async function actOnCall(
       observation = { ok: false, code: "refused", result: verdict.result as { error: string } };
       attempt = { ...base, check: verdict.check, result: verdict.result, evidence: null };
     } else {
-      observation = await execute(context, outcome, turn);
+      observation = await execute(question, outcome, turn);
       attempt = { ...base, check: observation.ok ? "ok" : "error", result: observation.result, evidence: observation.ok ? observation.evidence : null };
     }
     if (verdict.repeatOf !== undefined && attempt.check !== "repeat") attempt.repeatOf = verdict.repeatOf;
   }
   turn.record.check = attempt.check;
+  turn.attempt = attempt;
   const failure = observation.ok ? null : { code: observation.code, message: failureMessage(observation.result) };
   turn.record.tool = { name: attempt.name, args: attempt.args, ok: observation.ok, result: attempt.result, failure };
-  if (attempt.check === "ok" || attempt.check === "error") run.emit({ type: "tool-end", index: state.turn, tool: turn.record.tool });
+  if (attempt.check === "ok" || attempt.check === "error") recorder.emit({ type: "tool-end", index: state.turn, tool: turn.record.tool });
   return !observation.ok && observation.code === "aborted" ? "aborted" : attempt;
 }
 

@@ -1,12 +1,22 @@
 import type { ChatHistoryItem } from "node-llama-cpp";
 import { feedbackItem } from "../history/history-items.js";
 import type { ModelSession } from "../model/model-port.js";
+import { createConversation, type Conversation } from "./question.js";
 import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
-import { createRunContext, questionRecorder, questionState, type RunContext } from "./run-context.js";
+import { RunRecorder } from "./run-recorder.js";
 import type { RunEvent, RunResult } from "./run-types.js";
 import { endOnFailure, runTurns } from "./run-turns.js";
 
-export type AgentSessionOptions = Omit<RunAgentOptions, "task" | "signal" | "onEvent">;
+/** What each ask may set for itself. */
+export interface AskOptions {
+  /** Aborts this ask (and only this one). Combined with the session's own signal, if it has one. */
+  signal?: AbortSignal;
+  /** Receives this ask's events. Defaults to the session's `onEvent`. */
+  onEvent?: (event: RunEvent) => void;
+}
+
+/** runAgent's options less the task, which each ask brings. `signal` aborts every ask of the session; `onEvent` hears every ask's events unless an ask brings its own. */
+export type AgentSessionOptions = Omit<RunAgentOptions, "task">;
 
 export interface AgentSession {
   /**
@@ -17,11 +27,17 @@ export interface AgentSession {
    * ledger. The turn budget, bans and caps count this question's turns. One
    * question at a time: a second ask waits for the first.
    */
-  ask(task: string, options?: { signal?: AbortSignal; onEvent?: (event: RunEvent) => void }): Promise<RunResult>;
+  ask(task: string, options?: AskOptions): Promise<RunResult>;
   /** The conversation so far, in the model's own format. */
   readonly history: readonly ChatHistoryItem[];
   /** Gives the model session back (its KV cache with it). */
   close(): void;
+}
+
+/** The signals an ask is aborted by: the session's and the ask's own. */
+function askSignal(session: AbortSignal | undefined, ask: AbortSignal | undefined): AbortSignal | undefined {
+  if (!session || !ask) return session ?? ask;
+  return AbortSignal.any([session, ask]);
 }
 
 /**
@@ -30,57 +46,44 @@ export interface AgentSession {
  * on the first ask.
  */
 export function createAgentSession(options: AgentSessionOptions): AgentSession {
-  let context: RunContext | undefined;
+  let conversation: Conversation | undefined;
   let session: ModelSession | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function ask(task: string, askOptions: { signal?: AbortSignal; onEvent?: (event: RunEvent) => void } = {}): Promise<RunResult> {
-    const config = resolveRunConfig({ ...options, task, ...askOptions });
-    if (!context) context = createRunContext(config);
-    else nextQuestion(context, config);
-    const current = context;
-    current.run.emit({ type: "run-start", task, tools: current.registry.names, maxTurns: config.maxTurns, model: config.model.description });
+  async function ask(task: string, askOptions: AskOptions): Promise<RunResult> {
+    const config = resolveRunConfig({ ...options, task, signal: askSignal(options.signal, askOptions.signal), onEvent: askOptions.onEvent ?? options.onEvent });
+    if (!conversation) conversation = createConversation(config);
+    else conversation.history.push(feedbackItem(config.task));
+    const current = conversation;
+    const recorder = new RunRecorder(config);
+    recorder.emit({ type: "run-start", task, tools: current.registry.names, maxTurns: config.maxTurns, model: config.model.description });
+    let result: RunResult;
     if (!session) {
       try {
         session = await config.model.openSession(config.signal);
       } catch (error) {
-        return endOnFailure(current, error);
+        result = endOnFailure({ config, recorder }, error);
       }
     }
-    current.session = session;
-    const result = await runTurns(current);
-    // The accepted answer joins the conversation as the assistant's reply.
+    result ??= await runTurns({ config, conversation: current, recorder, session: session! });
+    // The accepted answer joins the conversation as the assistant's reply; what this question established grounds the next.
     if (result.status === "answered") current.history.push({ type: "model", response: [result.answer] });
+    current.earlier.push({ task, calls: recorder.factsSoFar.flatMap((turn) => (turn.call?.check === "ok" ? [turn.call] : [])) });
     return result;
   }
 
   return {
-    ask(task, askOptions) {
+    ask(task, askOptions = {}) {
       const next = queue.then(() => ask(task, askOptions));
       queue = next.catch(() => undefined);
       return next;
     },
     get history() {
-      return context?.history ?? [];
+      return conversation?.history ?? [];
     },
     close() {
       session?.close();
       session = undefined;
     },
   };
-}
-
-/** Carries a conversation on to its next question: the past grounds, the limits start over. */
-function nextQuestion(context: RunContext, config: RunContext["config"]): void {
-  const { state } = context;
-  state.earlier = {
-    tasks: [...state.earlier.tasks, state.task],
-    calls: [...state.earlier.calls, ...state.calls.filter((call) => call.check === "ok")],
-  };
-  Object.assign(state, questionState(config));
-  context.config = config;
-  context.notesGiven.clear();
-  context.gateBudget = config.gateBudget;
-  context.history.push(feedbackItem(config.task));
-  context.run = questionRecorder(config, state.requireTool);
 }

@@ -1,6 +1,7 @@
 import type { ModelSession } from "../model/model-port.js";
+import { createConversation } from "./question.js";
 import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
-import { createRunContext } from "./run-context.js";
+import { RunRecorder } from "./run-recorder.js";
 import type { RunResult } from "./run-types.js";
 import { endOnFailure, runTurns } from "./run-turns.js";
 
@@ -9,24 +10,24 @@ import { endOnFailure, runTurns } from "./run-turns.js";
  * guards read the run state and decide what is visible, the step schema and
  * grammar follow, the native history is rendered, one step is sampled, and
  * checks decide whether its call runs or its answer stands. Never throws for
- * anything the model or a tool does; configuration errors (duplicate tool
- * names, an unknown profile, a schema the grammar cannot hold) throw before
- * any model call.
+ * anything the model or a tool does; configuration errors (a tool definition
+ * that does not hold together, duplicate tool names, an unknown profile, a
+ * schema the grammar cannot hold) throw before any model call.
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
-  const context = createRunContext(resolveRunConfig(options));
-  const { config, state, run } = context;
-  run.emit({ type: "run-start", task: state.task, tools: context.registry.names, maxTurns: config.maxTurns, model: config.model.description });
+  const config = resolveRunConfig(options);
+  const conversation = createConversation(config);
+  const recorder = new RunRecorder(config);
+  recorder.emit({ type: "run-start", task: config.task, tools: conversation.registry.names, maxTurns: config.maxTurns, model: config.model.description });
   let session: ModelSession;
   try {
     // A session of the run's own: concurrent runs never share a KV cache, and wait (abortably) when none is free.
     session = await config.model.openSession(config.signal);
   } catch (error) {
-    return endOnFailure(context, error);
+    return endOnFailure({ config, recorder }, error);
   }
-  context.session = session;
   try {
-    return await runTurns(context);
+    return await runTurns({ config, conversation, recorder, session });
   } finally {
     session.close();
   }

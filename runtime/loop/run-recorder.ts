@@ -1,8 +1,10 @@
 import { DisposedError } from "node-llama-cpp";
+import { partialAnswer } from "../../guards/g7-honest-failure.js";
+import type { TurnFacts } from "../../guards/run-state.js";
 import type { Judgement } from "../gate/judge.js";
-import type { ModelDescription } from "../model/model-port.js";
-import { partialAnswer } from "./partial-answer.js";
+import type { RunConfig } from "./run-config.js";
 import type { ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./run-types.js";
+import { freshnessOf, toolRequired } from "./tool-requirement.js";
 import type { TurnBuilder } from "./turn-builder.js";
 
 const STATUS: Record<RunEndReason, RunStatus> = {
@@ -26,26 +28,36 @@ function modelFailure(error: unknown): { code: ModelFailureCode; message: string
   return { code: "generation-failed", message };
 }
 
-/** Accumulates turns and totals, streams events, and ends the run with exactly one reason. */
+/**
+ * A question's records, append-only: its turns (as the result shows them and
+ * as the guards read them) and the answer gate's judgements. It streams
+ * events as they are recorded and ends the run with exactly one reason.
+ * Everything the loop knows about the run so far is derived from these.
+ */
 export class RunRecorder {
   private readonly turns: TurnRecord[] = [];
+  private readonly facts: TurnFacts[] = [];
   private readonly judgements: Judgement[] = [];
   private readonly started = performance.now();
   private ended: RunResult | undefined;
 
-  constructor(
-    private readonly task: string,
-    private readonly model: ModelDescription,
-    readonly setup: Pick<RunRecord, "profile" | "requireTool">,
-    private readonly onEvent: ((event: RunEvent) => void) | undefined,
-  ) {}
+  constructor(private readonly config: Pick<RunConfig, "task" | "model" | "profileName" | "profile" | "requireTool" | "onEvent">) {}
 
   emit(event: RunEvent): void {
     try {
-      this.onEvent?.(event);
+      this.config.onEvent?.(event);
     } catch {
       // A throwing listener must not break the run it observes.
     }
+  }
+
+  /** The turns so far, as the guards read them. */
+  get factsSoFar(): readonly TurnFacts[] {
+    return this.facts;
+  }
+
+  get judgementsSoFar(): readonly Judgement[] {
+    return this.judgements;
   }
 
   get calls(): ToolCallRecord[] {
@@ -58,8 +70,9 @@ export class RunRecorder {
   }
 
   commit(turn: TurnBuilder): void {
-    const record = turn.close();
+    const { record, facts } = turn.close();
     this.turns.push(record);
+    this.facts.push(facts);
     this.emit({ type: "turn-end", turn: record });
   }
 
@@ -104,12 +117,13 @@ export class RunRecorder {
     const sum = (pick: (turn: TurnRecord) => number) => this.turns.reduce((total, turn) => total + pick(turn), 0);
     const sumJudgements = (pick: (judgement: Judgement) => number) => this.judgements.reduce((total, judgement) => total + pick(judgement), 0);
     return {
-      task: this.task,
+      task: this.config.task,
       reason,
-      ...this.setup,
+      profile: this.config.profileName,
+      requireTool: toolRequired(this.config, freshnessOf(this.judgements)),
       judgements: this.judgements,
       turns: this.turns,
-      model: this.model,
+      model: this.config.model.description,
       tokens: {
         prompt: sum((turn) => turn.prompt.tokens) + sumJudgements((judgement) => judgement.prompt.tokens),
         evaluated: sum((turn) => turn.prompt.evaluated) + sumJudgements((judgement) => judgement.prompt.evaluated),

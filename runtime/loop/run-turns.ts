@@ -1,3 +1,4 @@
+import { afterRepeat, repeatsLastTurn } from "../../guards/g9-stall.js";
 import { callItem, feedbackItem } from "../history/history-items.js";
 import { ContextOverflowError } from "../model/context-overflow.js";
 import type { PortGeneration } from "../model/model-port.js";
@@ -5,88 +6,89 @@ import { actOnCall } from "./act-on-call.js";
 import { actOnFinal } from "./act-on-final.js";
 import { judgeFreshnessFirst } from "./freshness-first.js";
 import { interpretStep, invalidStepFeedback, type StepOutcome } from "./interpret-step.js";
-import type { RunContext } from "./run-context.js";
+import { stateOf, type Question } from "./question.js";
 import type { RunResult } from "./run-types.js";
 import { sampleStep } from "./sample-step.js";
 import { TurnBuilder } from "./turn-builder.js";
-import { prepareTurnInput, type TurnInput } from "./turn-input.js";
-
-const sameTokens = (left: readonly number[], right: readonly number[]) =>
-  left.length === right.length && left.every((token, index) => token === right[index]);
+import { prepareTurn, type TurnInput } from "./turn-input.js";
 
 /** Ends a run whose model could not be run: aborted if the signal fired, else by what failed. */
-export function endOnFailure(context: RunContext, error: unknown): RunResult {
-  if (context.config.signal.aborted) return context.run.end("aborted");
-  return context.run.end(error instanceof ContextOverflowError ? "context-overflow" : "model-error", { error });
+export function endOnFailure(question: Pick<Question, "config" | "recorder">, error: unknown): RunResult {
+  if (question.config.signal.aborted) return question.recorder.end("aborted");
+  return question.recorder.end(error instanceof ContextOverflowError ? "context-overflow" : "model-error", { error });
 }
 
-/** The turns of a run whose session is open. */
-export async function runTurns(context: RunContext): Promise<RunResult> {
-  const { config, state, run, history } = context;
-  const { signal, maxTurns } = config;
-  const failure = (error: unknown) => endOnFailure(context, error);
-  const freshness = await judgeFreshnessFirst(context);
+/**
+ * The turns of a question whose session is open. Each turn: the state
+ * derived from the records so far, the guards' view of it, one step, and
+ * what the step leads to, appended to the conversation and recorded.
+ */
+export async function runTurns(question: Question): Promise<RunResult> {
+  const { config, recorder, conversation } = question;
+  const failure = (error: unknown) => endOnFailure(question, error);
+  const freshness = await judgeFreshnessFirst(question);
   if (freshness) return failure(freshness.error);
   let previous: TurnInput | undefined;
 
-  for (let index = 1; index <= maxTurns; index++) {
-    if (signal.aborted) return run.end("aborted");
-    state.turn = index;
-    let input = prepareTurnInput(context, state);
-    state.nudged = false; // a nudge binds one turn
+  for (let index = 1; index <= config.maxTurns; index++) {
+    if (config.signal.aborted) return recorder.end("aborted");
+    let state = stateOf(question);
+    let input = prepareTurn(question, state);
     // G9: an identical prompt and grammar would reproduce the previous output. Escalate once, then stop.
-    if (previous && previous.gbnf === input.gbnf && sameTokens(previous.prompt, input.prompt)) {
-      if (!config.profile.forcedFinal || input.view.forcedFinal) return run.end("stalled");
-      state.stalled = true;
-      input = prepareTurnInput(context, state);
+    const repeated = repeatsLastTurn(previous, input);
+    if (repeated) {
+      if (afterRepeat(config.profile, input.view) === "end") return recorder.end("stalled");
+      state = stateOf(question, true);
+      input = prepareTurn(question, state, input.notes);
     }
     previous = input;
-    const turn = startTurn(context, input);
+    const turn = startTurn(question, index, input, repeated);
 
     let generation: PortGeneration;
     try {
-      generation = await sampleStep(context, input);
+      generation = await sampleStep(question, input, index);
     } catch (error) {
       return failure(error);
     }
     turn.generation(generation);
-    const outcome = interpretStep(generation, input.schema, context.registry);
+    const outcome = interpretStep(generation, input.schema, conversation.registry);
     recordStep(turn, outcome);
-    run.emit({ type: "step", index, raw: turn.record.raw, step: turn.record.step, failure: turn.record.failure });
+    recorder.emit({ type: "step", index, raw: turn.record.raw, step: turn.record.step, failure: turn.record.failure });
 
-    if (outcome.kind === "aborted") return run.end("aborted");
+    if (outcome.kind === "aborted") return recorder.end("aborted");
     if (outcome.kind === "invalid") {
       turn.record.check = "invalid";
-      if (config.feedbackOnInvalid) history.push(feedbackItem(invalidStepFeedback(outcome.error, input.view)));
+      if (config.feedbackOnInvalid) conversation.history.push(feedbackItem(invalidStepFeedback(outcome.error, input.view)));
     } else if (outcome.kind === "final") {
-      const action = await actOnFinal(context, outcome, turn, input);
+      const action = await actOnFinal(question, state, outcome, turn, input);
       if (action.kind === "model-error") return failure(action.error);
       if (action.kind === "accept") {
-        run.commit(turn);
-        return run.answer(action);
+        recorder.commit(turn);
+        return recorder.answer(action);
       }
-      history.push(feedbackItem(action.note));
+      conversation.history.push(feedbackItem(action.note));
     } else {
-      const attempt = await actOnCall(context, outcome, turn, input);
-      if (attempt === "aborted") {
-        run.commit(turn);
-        return run.end("aborted");
-      }
-      state.calls = [...state.calls, attempt];
-      history.push(callItem(outcome.step.thought, attempt.name, attempt.args, attempt.result));
+      const attempt = await actOnCall(question, state, outcome, turn, input);
+      recorder.commit(turn);
+      if (attempt === "aborted") return recorder.end("aborted");
+      conversation.history.push(callItem(outcome.step.thought, attempt.name, attempt.args, attempt.result));
+      continue;
     }
-    run.commit(turn);
+    recorder.commit(turn);
   }
-  return run.end("max-turns");
+  return recorder.end("max-turns");
 }
 
-function startTurn(context: RunContext, input: TurnInput): TurnBuilder {
+/** A turn begins: its new notes join the conversation, and its record starts with what the grammar allows. */
+function startTurn(question: Question, index: number, input: TurnInput, repeated: boolean): TurnBuilder {
+  const { config, recorder, conversation } = question;
+  conversation.history.push(...input.notes.map(feedbackItem));
   const visible = { tools: input.view.tools, final: input.view.final, enums: input.view.enums };
-  const turn = new TurnBuilder(context.state.turn, visible, input.decisions);
+  const turn = new TurnBuilder(index, visible, input.decisions, input.notes, repeated);
   turn.record.ms.grammar = input.ms.grammar;
   turn.record.ms.render = input.ms.render;
-  if (context.config.spy) turn.record.spy = { prompt: context.config.model.detokenizeForSpy(input.prompt), tokens: input.prompt.length, grammar: input.gbnf };
-  context.run.emit({ type: "turn-start", index: context.state.turn, visible });
+  if (config.spy) turn.record.spy = { prompt: config.model.detokenizeForSpy(input.prompt), tokens: input.prompt.length, grammar: input.gbnf };
+  recorder.emit({ type: "turn-start", index, visible });
   return turn;
 }
 

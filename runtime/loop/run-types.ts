@@ -1,6 +1,6 @@
-import type { FinalCheck, GuardDecision } from "../../guards/guard.js";
+import type { GuardDecision } from "../../guards/guard.js";
 import type { ProfileName } from "../../guards/profiles.js";
-import type { CallCheck } from "../../guards/run-state.js";
+import type { TurnCheck } from "../../guards/run-state.js";
 import type { Judgement } from "../gate/judge.js";
 import type { ModelDescription } from "../model/model-port.js";
 import type { ToolFailureCode } from "../tools/tool-observation.js";
@@ -58,7 +58,7 @@ export interface TurnRecord {
    * "error"), or a final answer's ("hidden", "ungrounded",
    * "ungrounded-accepted"). Null when the turn never produced a step.
    */
-  check: "invalid" | "nudged" | CallCheck | FinalCheck | null;
+  check: TurnCheck | null;
   /** For a final answer: numbers in it that no source supports. */
   ungrounded?: number[];
   /** For a final answer: known names (subject values) in it that neither the task nor a tool result names. */

@@ -1,8 +1,9 @@
 import type { GuardDecision } from "../../guards/guard.js";
+import { createConversation, stateOf } from "./question.js";
 import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
-import { createRunContext } from "./run-context.js";
+import { RunRecorder } from "./run-recorder.js";
 import type { TurnRecord } from "./run-types.js";
-import { prepareTurnInput } from "./turn-input.js";
+import { prepareTurn } from "./turn-input.js";
 
 export interface FirstTurn {
   /** The exact prompt of turn 1, special tokens visible. */
@@ -21,10 +22,11 @@ export interface FirstTurn {
  * the question needed no tool.
  */
 export function spyFirstTurn(options: RunAgentOptions): FirstTurn {
-  const context = createRunContext(resolveRunConfig(options));
-  const input = prepareTurnInput(context, context.state);
+  const config = resolveRunConfig(options);
+  const question = { config, conversation: createConversation(config), recorder: new RunRecorder(config) };
+  const input = prepareTurn(question, stateOf(question));
   return {
-    prompt: context.config.model.detokenizeForSpy(input.prompt),
+    prompt: config.model.detokenizeForSpy(input.prompt),
     tokens: input.prompt.length,
     grammar: input.gbnf,
     visible: { tools: input.view.tools, final: input.view.final, enums: input.view.enums },

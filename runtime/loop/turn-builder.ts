@@ -1,14 +1,23 @@
+import type { CallAttempt, TurnFacts } from "../../guards/run-state.js";
 import type { PortGeneration } from "../model/model-port.js";
 import type { TurnRecord } from "./run-types.js";
 
 type Phase = keyof TurnRecord["ms"];
 
-/** Builds one turn's record; phases are timed where they happen. */
+/**
+ * Builds one turn's record while the turn runs, and the facts the guards
+ * will read of it; phases are timed where they happen. Neither is seen by
+ * anyone until the recorder commits the turn.
+ */
 export class TurnBuilder {
   readonly record: TurnRecord;
+  /** The call the step made, run or refused. */
+  attempt: CallAttempt | null = null;
+  /** Whether the step was a FinalAnswer. */
+  final = false;
   private readonly started = performance.now();
 
-  constructor(index: number, visible: TurnRecord["visible"], guards: TurnRecord["guards"]) {
+  constructor(index: number, visible: TurnRecord["visible"], guards: TurnRecord["guards"], private readonly notes: readonly string[], private readonly repeated: boolean) {
     this.record = {
       index,
       visible,
@@ -50,8 +59,9 @@ export class TurnBuilder {
     this.record.ms.sampling += generation.ms.sampling;
   }
 
-  close(): TurnRecord {
+  close(): { record: TurnRecord; facts: TurnFacts } {
     this.record.ms.total = performance.now() - this.started;
-    return this.record;
+    const facts: TurnFacts = Object.freeze({ index: this.record.index, check: this.record.check, call: this.attempt, final: this.final, notes: this.notes, repeated: this.repeated });
+    return { record: this.record, facts };
   }
 }

@@ -5,56 +5,62 @@ import type { GuardDecision, View } from "../../guards/guard.js";
 import type { RunState } from "../../guards/run-state.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { narrowParams } from "../../schemas/narrow-params.js";
-import { buildStepSchema, type StepSchema, type ToolSchemaSpec } from "../../schemas/step-schema.js";
-import { digestHistory } from "../history/digest-history.js";
+import { buildStepSchema, stepParts, type StepParts, type StepSchema, type StepSchemaOptions, type ToolSchemaSpec } from "../../schemas/step-schema.js";
 import { feedbackItem } from "../history/history-items.js";
 import { renderHistory } from "../history/render-history.js";
-import type { RunContext } from "./run-context.js";
+import type { Question } from "./question.js";
 
 export interface TurnInput {
   view: View;
   decisions: GuardDecision[];
   schema: StepSchema<readonly ToolSchemaSpec[], boolean>;
+  parts: StepParts;
   gbnf: string;
   prompt: readonly number[];
+  /** Guard notes new this turn: the prompt shows them appended to the conversation (each note once per question). */
+  notes: string[];
   /** Milliseconds building the schema and grammar, and rendering the prompt. */
   ms: { grammar: number; render: number };
 }
 
-/** The history as the model is shown it: native, or architecture A's digest. */
-export function shownHistory(context: Pick<RunContext, "history" | "config">): ChatHistoryItem[] {
-  return context.config.history === "digest" ? digestHistory(context.history) : context.history;
+/**
+ * The prompt: the conversation (with `appended` items, not yet in it) as the
+ * strategy shows it, then `extra` items as they are (a follow-up call's
+ * context), rendered and tokenized.
+ */
+export function renderShown(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], extra: readonly ChatHistoryItem[] = []): readonly number[] {
+  const { config, conversation } = question;
+  return renderHistory(config.model, [...config.strategy.showHistory([...conversation.history, ...appended]), ...extra], conversation.functions);
 }
 
 /**
  * Everything a turn samples from: the guards' view (state → guards → view),
  * the step schema built from it with narrowed domains, its grammar, and the
- * native prompt after appending any new guard notes. Guards change the
- * grammar and append; they never touch earlier prompt text.
+ * native prompt with the view's new notes appended. Guards change the grammar
+ * and append; they never touch earlier prompt text. Pure: nothing is
+ * appended to the conversation until the turn runs.
  */
-export function prepareTurnInput(context: RunContext, state: RunState): TurnInput {
-  const { config } = context;
+export function prepareTurn(question: Pick<Question, "config" | "conversation">, state: RunState, noted: readonly string[] = []): TurnInput {
+  const { config, conversation } = question;
   const { view, decisions } = decideView(state, config.guards, config.profile);
-  for (const note of view.notes) {
-    if (context.notesGiven.has(note)) continue;
-    context.notesGiven.add(note);
-    context.history.push(feedbackItem(note));
-  }
+  const given = new Set([...state.turns.flatMap((turn) => turn.notes), ...noted]);
+  const notes = [...new Set(view.notes.filter((note) => !given.has(note)))];
   const started = performance.now();
   const tools = view.tools.map((name) => {
-    const tool = context.registry.get(name)!;
+    const tool = conversation.registry.get(name)!;
     return { name, description: tool.description, params: narrowParams(tool.params, domainsOf(view.enums, name)) };
   });
-  const schema = buildStepSchema({
+  const options: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = {
     tools,
     final: view.final,
     thought: config.profile.thought,
     answerNumbers: view.answerNumbers,
     thoughtMaxLength: config.thoughtMaxLength,
     answerMaxLength: config.answerMaxLength,
-  });
+  };
+  const schema = buildStepSchema(options);
   const gbnf = cachedGbnf(schema);
   const grammarMs = performance.now() - started;
-  const prompt = renderHistory(config.model, shownHistory(context), context.functions);
-  return { view, decisions, schema, gbnf, prompt, ms: { grammar: grammarMs, render: performance.now() - started - grammarMs } };
+  const prompt = renderShown(question, notes.map(feedbackItem));
+  return { view, decisions, schema, parts: stepParts(options), gbnf, prompt, notes, ms: { grammar: grammarMs, render: performance.now() - started - grammarMs } };
 }

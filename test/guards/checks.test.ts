@@ -7,7 +7,7 @@ import { guardPipeline } from "../../guards/guard-list.js";
 import { PROFILES } from "../../guards/profiles.js";
 import type { RunState } from "../../guards/run-state.js";
 import { groundedNumbers, isGrounded, numbersInText } from "../../guards/facts/grounded-numbers.js";
-import { attempt, fullView, PARIS, state } from "../helpers/run-state.js";
+import { attempt, finalTurn, fullView, PARIS, state } from "../helpers/run-state.js";
 
 const profile = PROFILES.sub1b;
 const guards = guardPipeline(profile);
@@ -96,7 +96,7 @@ describe("final answers", () => {
     ["grounded", afterParis, fullView(), "Paris is 18°C.", "ok"],
     ["hidden", state(), fullView({ final: false }), "It is sunny.", "hidden"],
     ["ungrounded, first time: sent back", afterParis, fullView(), "Paris is 25°C.", "ungrounded"],
-    ["ungrounded, second time: accepted and recorded", { ...afterParis, finalRejections: 1 }, fullView(), "Paris is 25°C.", "ungrounded-accepted"],
+    ["ungrounded, second time: accepted and recorded", { ...afterParis, turns: [...afterParis.turns, finalTurn(2, "ungrounded")] }, fullView(), "Paris is 25°C.", "ungrounded-accepted"],
     ["ungrounded on a forced final: accepted and recorded", afterParis, fullView({ forcedFinal: true }), "Paris is 25°C.", "ungrounded-accepted"],
   ] as const)("%s", (_label, runState, view, answer, expected) => {
     const verdict = checkFinal(runState, view, answer);
@@ -123,7 +123,7 @@ describe("provenance for names (G4)", () => {
     const verdict = checkFinal(compared, fullView(), "Sydney is colder: 16°C vs 21°C in Paris.");
     expect(verdict).toMatchObject({ check: "ungrounded", guard: "G4", ungrounded: [], ungroundedNames: ["Paris"] });
     expect(verdict.note).toBe("Your answer named Paris, which is not in the request or any tool result. Answer again naming only: Sydney, Berlin.");
-    expect(checkFinal({ ...compared, finalRejections: 1 }, fullView(), "Paris.").check).toBe("ungrounded-accepted");
+    expect(checkFinal({ ...compared, turns: [...compared.turns, finalTurn(3, "ungrounded")] }, fullView(), "Paris.").check).toBe("ungrounded-accepted");
   });
 
   it("accepts names the task states, through aliases too, and names in results; units and operators are not names", () => {

@@ -6,7 +6,7 @@ import { callKey } from "../../guards/facts/canonical-args.js";
 import { domainsOf } from "../../guards/facts/enum-domains.js";
 import { guardPipeline } from "../../guards/guard-list.js";
 import { PROFILES } from "../../guards/profiles.js";
-import type { CallAttempt, RunState } from "../../guards/run-state.js";
+import { runState, type CallAttempt, type RunState } from "../../guards/run-state.js";
 import { defineTool, type Tool } from "../../runtime/tools/define-tool.js";
 import { compileGbnf } from "../../schemas/gbnf-compiler.js";
 import { narrowParams } from "../../schemas/narrow-params.js";
@@ -66,7 +66,7 @@ describe("narrowing never makes the right call unwritable", () => {
   it.each(ORACLE)("%s", async (task, calls) => {
     const done: CallAttempt[] = [];
     for (const [index, call] of calls.entries()) {
-      const state: RunState = { task, earlier: { tasks: [], calls: [] }, turn: index + 1, maxTurns: 8, tools: toolInfo, calls: done, requireTool: true, fresh: null, nudged: false, disabled: [], finalRejections: 0, stalled: false };
+      const state: RunState = runState({ task, earlier: { tasks: [], calls: [] }, maxTurns: 8, tools: toolInfo, requireTool: true, fresh: null, disabled: [] }, done.map((call) => ({ index: call.turn, check: call.check, call, final: false, notes: [], repeated: false })));
       expect(await writable(state, call), `${call.name}(${JSON.stringify(call.args)}) on turn ${index + 1}`).toBe(true);
       const tool = TOOLS.find((candidate) => candidate.name === call.name)!;
       const result = JSON.parse(JSON.stringify(await tool.run(call.args as never, { signal: new AbortController().signal, turn: index + 1 })));
@@ -76,7 +76,7 @@ describe("narrowing never makes the right call unwritable", () => {
 
   it("still narrows subjects: the task's cities and tickers, and only those", async () => {
     const profile = PROFILES.sub1b;
-    const state: RunState = { task: "Mumbai temperature in F? And Quote F.", earlier: { tasks: [], calls: [] }, turn: 1, maxTurns: 8, tools: toolInfo, calls: [], requireTool: true, fresh: null, nudged: false, disabled: [], finalRejections: 0, stalled: false };
+    const state: RunState = runState({ task: "Mumbai temperature in F? And Quote F.", earlier: { tasks: [], calls: [] }, maxTurns: 8, tools: toolInfo, requireTool: true, fresh: null, disabled: [] }, []);
     const { view } = decideView(state, guardPipeline(profile), profile);
     expect(view.enums).toMatchObject({ "CityWeather.city": ["Mumbai"], "Quote.ticker": ["F"] });
     expect(Object.keys(view.enums).filter((key) => key.startsWith("ConvertTemperature.") && !key.endsWith(".value"))).toEqual([]);

@@ -14,7 +14,7 @@ import { guardPipeline } from "../../guards/guard-list.js";
 import type { Guard, View } from "../../guards/guard.js";
 import { PROFILES, type GuardProfile } from "../../guards/profiles.js";
 import type { RunState } from "../../guards/run-state.js";
-import { attempt, fullView, PARIS, state } from "../helpers/run-state.js";
+import { attempt, finalTurn, fullView, PARIS, state } from "../helpers/run-state.js";
 
 /** One guard's view function under a profile (sub1b unless overridden). */
 const viewOf = (guard: Guard, runState: RunState, view: View, profile: Partial<GuardProfile> = {}) => guard.view!(runState, view, { ...PROFILES.sub1b, ...profile });
@@ -55,7 +55,7 @@ describe("G2: FinalAnswer hidden until a tool succeeded, when the run requires o
   });
 
   it("A4 hides it for the one turn after a nudge, with its own decision", () => {
-    const nudged = state({ requireTool: false, nudged: true });
+    const nudged = state({ requireTool: false, turns: [finalTurn(1, "nudged")] });
     expect(viewOf(nudgedTurnGuard, nudged, fullView())).toMatchObject({ view: { final: false }, decisions: [{ guard: "A4", kind: "hide-final" }] });
     expect(viewOf(nudgedTurnGuard, state({ requireTool: false }), fullView()).view.final).toBe(true);
   });

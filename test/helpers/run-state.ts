@@ -1,6 +1,6 @@
 import { callKey } from "../../guards/facts/canonical-args.js";
 import type { View } from "../../guards/guard.js";
-import type { CallAttempt, CallCheck, RunState } from "../../guards/run-state.js";
+import type { CallAttempt, CallCheck, RunState, TurnCheck, TurnFacts } from "../../guards/run-state.js";
 import { calculator, cityWeather, convertTemperature } from "../../demos/weather-tools.js";
 
 export const WEATHER_TOOL_INFO = [cityWeather, calculator, convertTemperature].map((tool) => ({ ...tool }));
@@ -9,19 +9,25 @@ export function attempt(turn: number, name: string, args: unknown, check: CallCh
   return { turn, name, args, key: callKey(name, args), check, result, evidence: check === "ok" ? result : null };
 }
 
+/** A finished turn whose step was a FinalAnswer, judged `check` ("ungrounded": sent back; "nudged": the gate sent a nudge). */
+export function finalTurn(index: number, check: TurnCheck): TurnFacts {
+  return { index, check, call: null, final: true, notes: [], repeated: false };
+}
+
+/** A run state; its turns, unless given, are one per call, in order. */
 export function state(overrides: Partial<RunState> = {}): RunState {
+  const calls = overrides.calls ?? [];
   return {
     task: "What's the weather in Paris and New York?",
     earlier: { tasks: [], calls: [] },
     turn: 1,
     maxTurns: 8,
     tools: WEATHER_TOOL_INFO,
-    calls: [],
+    turns: calls.map((call) => ({ index: call.turn, check: call.check, call, final: false, notes: [], repeated: false })),
+    calls,
     requireTool: true,
     fresh: null,
-    nudged: false,
     disabled: [],
-    finalRejections: 0,
     stalled: false,
     ...overrides,
   };

@@ -20,7 +20,6 @@ describe("resolveRunConfig: every option resolved once", () => {
       thoughtMaxLength: 200,
       answerMaxLength: 400,
       requireTool: "always",
-      history: "native",
       profileName: "large",
       profile: PROFILES.large,
       sampling: { temperature: 1, topK: 64 },

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { WEATHER_TASK, weatherTools } from "../../../demos/weather-tools.js";
-import { runAgent } from "../../../runtime/loop/run-agent.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
+import { ARCHITECTURE_A_STRATEGY } from "../../probe/architecture-a.js";
+import { runAgent } from "../../runtime/loop/run-agent.js";
+import { scriptedModel } from "../../runtime/model/scripted/scripted-model.js";
 
-describe("architecture A as runtime options: digest history and two-phase steps", () => {
+describe("architecture A through the strategy seam: digest history and two-phase steps", () => {
   it("picks the tool, then fills it, and rebuilds the history as a plain-text digest", async () => {
     const model = scriptedModel([
       { thought: "Paris first", tool: "CityWeather" },
@@ -13,7 +14,7 @@ describe("architecture A as runtime options: digest history and two-phase steps"
       { thought: "done", tool: "FinalAnswer" },
       { answer: "Paris 18°C, New York 24°C." },
     ]);
-    const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "sub1b", history: "digest", twoPhase: true });
+    const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "sub1b", strategy: ARCHITECTURE_A_STRATEGY });
     expect(result).toMatchObject({ status: "answered", answer: "Paris 18°C, New York 24°C." });
     expect(result.turns.map((turn) => turn.step?.call.tool)).toEqual(["CityWeather", "CityWeather", "FinalAnswer"]);
     // Two model calls per turn; phase 1's grammar offers tool names only.
@@ -28,7 +29,7 @@ describe("architecture A as runtime options: digest history and two-phase steps"
 
   it("records an unusable phase as an invalid step", async () => {
     const model = scriptedModel([{ thought: "", tool: "CityWeather" }, "not json", { thought: "", tool: "CityWeather" }, { args: { city: "Paris" } }]);
-    const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "sub1b", history: "digest", twoPhase: true, maxTurns: 3 });
+    const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "sub1b", strategy: ARCHITECTURE_A_STRATEGY, maxTurns: 3 });
     expect(result.turns[0]!.check).toBe("invalid");
     expect(result.turns[1]!.tool).toMatchObject({ name: "CityWeather", ok: true });
   });

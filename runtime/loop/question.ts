@@ -1,0 +1,60 @@
+import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
+import { runState, type CallAttempt, type RunState } from "../../guards/run-state.js";
+import type { JudgeOptions } from "../gate/judge.js";
+import { chatModelFunctions } from "../history/documented-functions.js";
+import { initialHistory } from "../history/history-items.js";
+import type { ModelSession } from "../model/model-port.js";
+import { ToolRegistry } from "../tools/tool-registry.js";
+import type { RunConfig } from "./run-config.js";
+import type { RunRecorder } from "./run-recorder.js";
+import { freshnessOf, toolRequired } from "./tool-requirement.js";
+
+/** What the questions of one conversation share: the tools, their documentation, and the history in the model's own format. */
+export interface Conversation {
+  readonly registry: ToolRegistry;
+  /** The full tool set as the chat wrapper documents it: the same every turn, so the prompt prefix never changes. */
+  readonly functions: ChatModelFunctions;
+  /** Append-only: each prompt extends the last, so the KV cache is reused. */
+  readonly history: ChatHistoryItem[];
+  /** The questions asked before the current one, with the calls that succeeded answering them (append-only). */
+  readonly earlier: Array<{ readonly task: string; readonly calls: readonly CallAttempt[] }>;
+}
+
+/** One question being answered: a run, or one ask of a conversation. Its facts are its recorder's records. */
+export interface Question {
+  readonly config: RunConfig;
+  readonly conversation: Conversation;
+  readonly recorder: RunRecorder;
+  /** The session every step and judgement of the question is sampled in (its own KV cache). */
+  readonly session: Pick<ModelSession, "generate">;
+}
+
+/** A conversation's tools and history, from the first question's configuration. Throws only for configuration errors (tool definitions, names, schemas). */
+export function createConversation(config: RunConfig): Conversation {
+  return { registry: new ToolRegistry(config.tools), functions: chatModelFunctions(config.tools), history: initialHistory(config.system, config.task), earlier: [] };
+}
+
+/** The run state the guards read before the next turn, derived from the question's records. */
+export function stateOf(question: Pick<Question, "config" | "conversation" | "recorder">, stalled = false): RunState {
+  const { config, conversation, recorder } = question;
+  const fresh = freshnessOf(recorder.judgementsSoFar);
+  return runState(
+    {
+      task: config.task,
+      earlier: { tasks: conversation.earlier.map((earlier) => earlier.task), calls: conversation.earlier.flatMap((earlier) => earlier.calls) },
+      maxTurns: config.maxTurns,
+      tools: conversation.registry.names.map((tool) => ({ ...conversation.registry.get(tool)!, name: tool })),
+      requireTool: toolRequired(config, fresh),
+      fresh,
+      disabled: config.disabledTools,
+    },
+    recorder.factsSoFar,
+    stalled,
+  );
+}
+
+/** How the answer gate's judgements are sampled on a given turn: like the steps, in the question's session. */
+export function judgeOptions(question: Pick<Question, "config" | "session">, turn: number): JudgeOptions {
+  const { config } = question;
+  return { turn, sampling: config.sampling, signal: config.signal, spy: config.spy, session: question.session };
+}

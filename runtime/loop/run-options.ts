@@ -1,0 +1,72 @@
+import type { Guard } from "../../guards/guard.js";
+import type { GuardProfile, ProfileName } from "../../guards/profiles.js";
+import { DEFAULT_SYSTEM_PROMPT } from "../../prompts/model-text.js";
+import { STEP_DEFAULTS } from "../../schemas/step-schema.js";
+import { GBNF_REPETITION_LIMIT } from "../../schemas/gbnf-compiler.js";
+import type { ModelPort } from "../model/model-port.js";
+import type { Sampling } from "../model/sampling.js";
+import type { Tool } from "../tools/define-tool.js";
+import { boolean, choice, integer, names, number, text, value, type OptionsOf, type WithDefault } from "./option-kinds.js";
+import type { RunEvent } from "./run-types.js";
+import type { TurnStrategy } from "./turn-strategy.js";
+
+/** The profiles by name; a custom profile is a GuardProfile object. */
+const PROFILE_NAMES: readonly ProfileName[] = ["sub1b", "mid", "large", "none"];
+
+/**
+ * The sampling fields, each a flag of its own on the command line
+ * (`--temperature`, `--seed`, `--top-k`, `--top-p`, `--min-p`); the model
+ * family's preset fills the rest.
+ */
+export const SAMPLING_FIELDS = {
+  temperature: number("sampling temperature; 0 is greedy", "number", { min: 0 }),
+  seed: number("sampling seed, used when temperature > 0", "integer", { min: 0 }),
+  topK: number("top-k sampling", "integer", { min: 1 }),
+  topP: number("top-p (nucleus) sampling", "number", { min: 0, max: 1 }),
+  minP: number("min-p sampling", "number", { min: 0, max: 1 }),
+} as const;
+
+function checkSampling(given: unknown, name: string): Sampling {
+  if (given === null || typeof given !== "object" || Array.isArray(given)) throw new RangeError(`${name} must be an object of sampling fields`);
+  for (const [field, fieldValue] of Object.entries(given)) {
+    const declaration = SAMPLING_FIELDS[field as keyof typeof SAMPLING_FIELDS];
+    if (!declaration) throw new RangeError(`${name}.${field} is not a sampling field; known: ${Object.keys(SAMPLING_FIELDS).join(", ")}`);
+    if (fieldValue !== undefined) declaration.check!(fieldValue, `${name}.${field}`);
+  }
+  return given as Sampling;
+}
+
+/**
+ * runAgent's options, each declared once: its type, default, range and one
+ * line of documentation. The options type, the resolved configuration, its
+ * validation, the command line's flags and the options table in the docs
+ * are all derived from this table.
+ */
+export const RUN_OPTIONS = {
+  model: value<ModelPort>("the model: `await loadModel(…)`, `connectServer(…)`, `scriptedModel(…)` from narrowgauge/testing, or your own ModelPort", "required", { required: true }),
+  tools: value<readonly Tool[]>("the tools, made with defineTool", "required", { required: true }),
+  task: value<string>("the question or instruction", "required", { required: true }),
+  system: text("system prompt; the chat wrapper appends the tool documentation", DEFAULT_SYSTEM_PROMPT, "DEFAULT_SYSTEM_PROMPT", "text"),
+  maxTurns: integer("turn budget", { min: 1 }, 8),
+  profile: value<ProfileName | GuardProfile, ProfileName | GuardProfile | undefined>("guard profile by name (see docs/guards.md), or a custom GuardProfile object", "by the model's parameter count; sub1b when unknown", {
+    flag: { shape: "value", placeholder: "name", choices: PROFILE_NAMES },
+  }),
+  guards: value<readonly Guard[]>("your own guards, each run after the built-in guards of its stage", "none", { default: [] }) as WithDefault<readonly Guard[]>,
+  requireTool: choice("whether the answer must rest on a tool result: always (FinalAnswer waits for a successful call), never, or auto (one constrained question decides)", ["always", "never", "auto"], "always"),
+  gateBudget: integer("nudges the answer gate may send per question", { min: 0 }, 2),
+  disabledTools: names("tools documented to the model but never offered"),
+  thoughtMaxLength: integer("cap on the thought, in code points", { min: 0, max: GBNF_REPETITION_LIMIT }, STEP_DEFAULTS.thoughtMaxLength),
+  answerMaxLength: integer("cap on the final answer, in code points", { min: 1, max: GBNF_REPETITION_LIMIT }, STEP_DEFAULTS.answerMaxLength),
+  maxTokensPerStep: integer("cap on tokens sampled per step", { min: 1 }, 1024),
+  sampling: value<Sampling, Sampling | undefined>("how to sample (fields: temperature, seed, topK, topP, minP); pass GREEDY for greedy", "the model family's preset (`model.description.sampling`): greedy unless its authors say otherwise", { check: checkSampling }),
+  toolTimeoutMs: integer("per-call tool timeout in ms, unless the tool sets its own", { min: 1 }, 10_000),
+  maxResultChars: integer("tool results whose JSON is longer are truncated with a marker", { min: 1 }, 2000),
+  feedbackOnInvalid: boolean("append a one-line note after an unusable output (without it the next prompt may repeat, and G9 escalates)", true),
+  spy: boolean("record each turn's exact prompt (special tokens visible) and grammar", false),
+  strategy: value<Partial<TurnStrategy>>("how a turn is shown and sampled, for measuring other architectures (the probe's A)", "native history, one call per step"),
+  signal: value<AbortSignal>("aborts the run", "none"),
+  onEvent: value<(event: RunEvent) => void>("receives the run's events as they happen", "none"),
+} as const;
+
+/** runAgent's options, as RUN_OPTIONS declares them. */
+export interface RunAgentOptions extends OptionsOf<typeof RUN_OPTIONS> {}
