@@ -21,7 +21,8 @@ export * as MODEL_TEXT from "./prompts/model-text.js";
 
 // Tools
 export { defineTool, type Tool, type ToolContext, type ToolDefinition } from "./runtime/tools/define-tool.js";
-export { ToolDefinitionError, ToolRegistry, type ExecuteOptions } from "./runtime/tools/tool-registry.js";
+export { ToolRegistry, type ExecuteOptions } from "./runtime/tools/tool-registry.js";
+export { ToolDefinitionError } from "./runtime/tools/tool-definition-error.js";
 export type { Observation, ToolFailureCode } from "./runtime/tools/tool-observation.js";
 export { chatModelFunctions } from "./runtime/history/documented-functions.js";
 export { loadTools, ToolsModuleError } from "./runtime/tools/load-tools.js";
@@ -59,6 +60,7 @@ export {
 // Step schema and grammar
 export { buildStepSchema, EmptyStepError, FINAL_ANSWER, stepParts, ToolNameError, type Step, type StepParts, type StepSchema, type StepSchemaOptions } from "./schemas/step-schema.js";
 export { compileGbnf, type GbnfCompileOptions } from "./schemas/gbnf-compiler.js";
+export { KEYWORD_DEFINITIONS, KEYWORD_SUPPORT, type KeywordDefinition, type KeywordSupport } from "./schemas/keyword-support.js";
 export { UnsupportedSchemaError } from "./schemas/unsupported-schema-error.js";
 export { NarrowgaugeError } from "./schemas/narrowgauge-error.js";
 
@@ -66,5 +68,5 @@ export { NarrowgaugeError } from "./schemas/narrowgauge-error.js";
 export { PROFILES, type GuardProfile, type ProfileName } from "./guards/profiles.js";
 export { BUILT_IN_GUARDS } from "./guards/guard-list.js";
 export { defineGuard, type CallVerdict, type DecisionKind, type FinalVerdict, type Guard, type GuardDecision, type GuardStage, type ProposedCall, type Refusal, type View, type ViewOutcome } from "./guards/guard.js";
-export type { CallAttempt, CallCheck, RunState, ToolInfo } from "./guards/run-state.js";
+export type { CallAttempt, CallCheck, RunState, ToolInfo, TurnCheck, TurnFacts } from "./guards/run-state.js";
 export { decisionEffect, describeDecision } from "./guards/describe-decision.js";

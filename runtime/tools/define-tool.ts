@@ -1,5 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ToolSchemaSpec } from "../../schemas/step-schema.js";
+import { checkTool } from "./check-tool-definition.js";
 
 export interface ToolContext {
   /** Aborted when the run is aborted or the tool's timeout fires. Long-running tools should honour it. */
@@ -16,15 +17,24 @@ export interface ToolDefinition<Name extends string, Params extends TSchema> ext
   /**
    * Parameters whose values name what a task is about (a city, a ticker),
    * each a top-level string enum. For these alone, G1 narrows the domain to
-   * the values the task names, and G4 holds an answer to naming only values
-   * the task or a tool result named. A unit, an operator or a direction is
-   * not a subject: "…in F?" names the unit to convert to, not the one to
-   * convert from. Defaults to none.
+   * the values the task names ("Weather in Paris?" makes `city` Paris only),
+   * and G4 holds an answer to naming only values the task or a tool result
+   * named. Without subjects no domain is narrowed from the task. A unit, an
+   * operator or a direction is not a subject: "…in F?" names the unit to
+   * convert to, not the one to convert from. Defaults to none.
    */
   subjects?: readonly string[];
-  /** Other names users write for values of the subject parameters, e.g. { NYC: "New York" }. */
+  /**
+   * Other names users write for values of the subject parameters, e.g.
+   * { NYC: "New York" }: a task that says "NYC" narrows `city` to New York.
+   * Each must name a value of a subject's domain; aliases need `subjects`.
+   */
   aliases?: Readonly<Record<string, string>>;
-  /** What the numbers this tool returns are, e.g. "a city temperature": named in provenance feedback (G4). */
+  /**
+   * What the numbers this tool returns are, e.g. "a city temperature": a call
+   * carrying an invented number is refused with "Use CityWeather to fetch a
+   * city temperature first." (G4). Defaults to none (a generic line).
+   */
   provides?: string;
 }
 
@@ -33,8 +43,13 @@ export type Tool<Name extends string = string, Params extends TSchema = TSchema>
 /**
  * Declares a tool once: its name, a description the model reads,
  * TypeBox parameters (which become the grammar of its `args`) and a handler
- * whose `args` type follows from the schema.
+ * whose `args` type follows from the schema. Checked now, not at the first
+ * run: an unknown key (a misspelt `parmas`), a missing or malformed field, a
+ * subject that is not a string-enum parameter or an alias that names nothing
+ * throws ToolDefinitionError; a schema the grammar cannot hold throws
+ * UnsupportedSchemaError.
  */
 export function defineTool<const Name extends string, Params extends TSchema>(definition: ToolDefinition<Name, Params>): Tool<Name, Params> {
+  checkTool(definition);
   return Object.freeze({ ...definition });
 }

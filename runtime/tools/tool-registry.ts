@@ -1,11 +1,8 @@
 import type { Static, TSchema } from "@sinclair/typebox";
-import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { checkToolNames } from "../../schemas/step-schema.js";
-import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
-import { NarrowgaugeError } from "../../schemas/narrowgauge-error.js";
-import { stringEnumValues, topLevelProperties } from "../../schemas/schema-shapes.js";
 import { describeIssues, validateAgainst } from "../../schemas/validator-cache.js";
 import { REFUSED, TOOL_FAILED } from "../../prompts/model-text.js";
+import { checkTool } from "./check-tool-definition.js";
 import type { Tool } from "./define-tool.js";
 import { errorObservation, successObservation, type Observation } from "./tool-observation.js";
 
@@ -25,30 +22,7 @@ export interface ExecuteOptions {
   maxResultChars: number;
 }
 
-/** A tool's declaration does not hold together (a subject that is not a parameter with a string enum domain). */
-export class ToolDefinitionError extends NarrowgaugeError {
-  readonly code = "tool-definition";
-  constructor(readonly tool: string, readonly reason: string) {
-    super(`tool ${tool}: ${reason}`);
-  }
-}
 
-/**
- * Compiles a tool's full parameter schema, so anything the grammar cannot
- * hold is refused now, naming the tool and parameter; and checks that every
- * declared subject is a top-level parameter with a string enum domain.
- */
-function checkParams(tool: Tool): void {
-  try {
-    cachedGbnf(tool.params);
-  } catch (error) {
-    throw error instanceof UnsupportedSchemaError ? error.inTool(tool.name) : error;
-  }
-  for (const subject of tool.subjects ?? []) {
-    const property = topLevelProperties(tool.params).find((candidate) => candidate.name === subject);
-    if (!property || !stringEnumValues(property.schema)) throw new ToolDefinitionError(tool.name, `subject "${subject}" must be a top-level parameter whose values are a string enum`);
-  }
-}
 
 /**
  * Tools keyed by their own name, checked once (identifiers, unique, not
@@ -62,9 +36,10 @@ export class ToolRegistry {
   private readonly byName = new Map<string, Tool>();
 
   constructor(tools: readonly Tool[]) {
+    // As defineTool checks them, for tools made any other way too; then the names side by side.
+    for (const tool of tools) checkTool(tool);
     checkToolNames(tools.map((tool) => tool.name));
     for (const tool of tools) {
-      checkParams(tool);
       this.byName.set(tool.name, tool);
     }
   }

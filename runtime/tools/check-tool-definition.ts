@@ -1,0 +1,97 @@
+import { cachedGbnf } from "../../schemas/grammar-cache.js";
+import { stringEnumValues, topLevelProperties } from "../../schemas/schema-shapes.js";
+import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
+import { ToolDefinitionError } from "./tool-definition-error.js";
+
+/** Every key a tool definition may have (see ToolDefinition). */
+export const TOOL_KEYS = ["name", "description", "params", "run", "timeoutMs", "subjects", "aliases", "provides"] as const;
+
+/** Edit distance, for "did you mean". */
+function distance(left: string, right: string): number {
+  const row = Array.from({ length: right.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= left.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= right.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (left[i - 1]!.toLowerCase() === right[j - 1]!.toLowerCase() ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[right.length]!;
+}
+
+/** The known key an unknown one was most likely meant to be, if any is close. */
+export function closestKey(key: string, known: readonly string[]): string | undefined {
+  const [best] = [...known].sort((left, right) => distance(key, left) - distance(key, right));
+  return best !== undefined && distance(key, best) <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** The declared subjects, each a top-level string-enum parameter, with its domain. */
+function subjectDomains(tool: string, params: Record<string, unknown>, subjects: unknown): Map<string, string[]> {
+  if (!Array.isArray(subjects) || !subjects.every((subject) => typeof subject === "string")) throw new ToolDefinitionError(tool, "subjects", "must be an array of parameter names");
+  const domains = new Map<string, string[]>();
+  for (const subject of subjects as string[]) {
+    const property = topLevelProperties(params as never).find((candidate) => candidate.name === subject);
+    const domain = property ? stringEnumValues(property.schema) : null;
+    if (!domain) throw new ToolDefinitionError(tool, "subjects", `subject "${subject}" must be a top-level parameter whose values are a string enum`);
+    domains.set(subject, domain);
+  }
+  return domains;
+}
+
+/**
+ * Checks a tool definition when it is made (defineTool) and when a run
+ * takes tools made any other way: every key known (the closest known key
+ * suggested for a misspelt one), `params` an object schema (TypeBox or plain
+ * JSON Schema), `run` a function, and `subjects` and `aliases` that do
+ * something: each subject a top-level string-enum parameter, each alias
+ * naming a value of a subject's domain, no aliases without subjects.
+ * Throws ToolDefinitionError naming the tool and the field.
+ */
+export function checkToolDefinition(definition: unknown): void {
+  if (!isRecord(definition)) throw new ToolDefinitionError(String(definition), "definition", "a tool is an object made with defineTool({ name, description, params, run })");
+  const tool = typeof definition.name === "string" && definition.name !== "" ? definition.name : "(unnamed)";
+  if (tool === "(unnamed)") throw new ToolDefinitionError(tool, "name", "must be a non-empty string");
+  for (const key of Object.keys(definition)) {
+    if ((TOOL_KEYS as readonly string[]).includes(key)) continue;
+    const suggestion = closestKey(key, TOOL_KEYS);
+    throw new ToolDefinitionError(tool, key, `unknown key${suggestion ? `; did you mean "${suggestion}"?` : `; known keys: ${TOOL_KEYS.join(", ")}`}`);
+  }
+  if (typeof definition.description !== "string") throw new ToolDefinitionError(tool, "description", "must be a string (the model reads it)");
+  const { params } = definition;
+  if (params === undefined) throw new ToolDefinitionError(tool, "params", "is missing: a schema of the arguments, e.g. Type.Object({ city: Type.String() })");
+  if (!isRecord(params) || params.type !== "object") throw new ToolDefinitionError(tool, "params", 'must be an object schema (TypeBox Type.Object(…), or JSON Schema with type "object")');
+  if (typeof definition.run !== "function") throw new ToolDefinitionError(tool, "run", "must be a function (args, context) => result");
+  const { timeoutMs } = definition;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ToolDefinitionError(tool, "timeoutMs", `must be a positive number of milliseconds: ${String(timeoutMs)}`);
+  if (definition.provides !== undefined && typeof definition.provides !== "string") throw new ToolDefinitionError(tool, "provides", "must be a string, e.g. \"a city temperature\"");
+  const domains = definition.subjects === undefined ? new Map<string, string[]>() : subjectDomains(tool, params, definition.subjects);
+  const { aliases } = definition;
+  if (aliases === undefined) return;
+  if (!isRecord(aliases)) throw new ToolDefinitionError(tool, "aliases", "must be an object of other name → value, e.g. { NYC: \"New York\" }");
+  if (domains.size === 0) throw new ToolDefinitionError(tool, "aliases", "do nothing without subjects: declare the parameter they name values of, e.g. subjects: [\"city\"]");
+  const values = new Set([...domains.values()].flat());
+  for (const [alias, target] of Object.entries(aliases)) {
+    if (typeof target !== "string" || !values.has(target)) {
+      throw new ToolDefinitionError(tool, `aliases.${alias}`, `${JSON.stringify(target)} is not a value of ${[...domains.keys()].join(", ")}`);
+    }
+  }
+}
+
+/**
+ * A tool as defineTool checks it: its definition, then its full parameter
+ * schema compiled, so anything the grammar cannot hold is refused when the
+ * tool is made (UnsupportedSchemaError naming the tool and parameter).
+ */
+export function checkTool(tool: unknown): void {
+  checkToolDefinition(tool);
+  const { name, params } = tool as { name: string; params: object };
+  try {
+    cachedGbnf(params);
+  } catch (error) {
+    throw error instanceof UnsupportedSchemaError ? error.inTool(name) : error;
+  }
+}
