@@ -1,4 +1,3 @@
-import { DisposedError } from "node-llama-cpp";
 import { partialAnswer } from "../../guards/g7-honest-failure.js";
 import type { TurnFacts } from "../../guards/run-state.js";
 import type { Judgement } from "../gate/judge.js";
@@ -23,8 +22,9 @@ function modelFailure(error: unknown): { code: ModelFailureCode; message: string
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string" && FAILURE_CODES.has(code)) return { code: code as ModelFailureCode, message };
-  // node-llama-cpp's DisposedError: the model or its context was disposed while the run used it.
-  if (error instanceof DisposedError) return { code: "model-disposed", message };
+  // node-llama-cpp's DisposedError (from lifecycle-utils): the model or its context was disposed while the run used it.
+  // Read by class name: node-llama-cpp is loaded lazily, and its error class is not imported here.
+  if (error instanceof Error && error.constructor.name === "DisposedError") return { code: "model-disposed", message };
   return { code: "generation-failed", message };
 }
 

@@ -1,4 +1,4 @@
-import { TokenBias, type LlamaModel } from "node-llama-cpp";
+import type { LlamaModel, TokenBias } from "node-llama-cpp";
 
 /** llama.cpp token types (llama_token_type) that never belong inside generated JSON. */
 const BANNED_TYPES = new Set([2 /* unknown */, 3 /* control */, 5 /* unused */]);
@@ -26,12 +26,12 @@ export function controlTokenIds(model: LlamaModel): readonly number[] | null {
  * that wrote `"<s>"` into a `minLength: 2` string produced an empty one
  * (found by the random-schema property test).
  */
-export function controlTokenBan(model: LlamaModel): TokenBias | undefined {
+export function controlTokenBan(model: LlamaModel, Bias: typeof TokenBias): TokenBias | undefined {
   if (!biasCache.has(model)) {
     const ids = controlTokenIds(model);
     let bias: TokenBias | null = null;
     if (ids) {
-      bias = new TokenBias(model.tokenizer);
+      bias = new Bias(model.tokenizer);
       for (const token of ids) bias.set(token as never, "never");
     }
     biasCache.set(model, bias);

@@ -1,5 +1,5 @@
 import type { LlamaContextSequence, LlamaGrammar, Token } from "node-llama-cpp";
-import { LlamaGrammarEvaluationState } from "node-llama-cpp";
+import { nodeLlamaCpp } from "./node-llama-cpp.js";
 import { controlTokenBan } from "./control-token-ban.js";
 import { JsonCompletionTracker } from "./json-completion.js";
 import type { GenerationStopReason } from "../model-port.js";
@@ -103,6 +103,7 @@ async function evaluateLongPrompt(sequence: LlamaContextSequence, pending: Token
  */
 export async function generateUnderGrammar(sequence: LlamaContextSequence, options: GenerateOptions): Promise<Generation> {
   const { prompt, grammar, maxTokens, sampling = {}, signal } = options;
+  const { LlamaGrammarEvaluationState, TokenBias } = await nodeLlamaCpp();
   const model = sequence.model;
   const started = performance.now();
   const aligned = await alignSequence(sequence, prompt);
@@ -125,7 +126,7 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
       topP: sampling.topP,
       minP: sampling.minP,
       grammarEvaluationState: new LlamaGrammarEvaluationState({ model, grammar }),
-      tokenBias: controlTokenBan(model),
+      tokenBias: controlTokenBan(model, TokenBias),
     });
     for await (const token of iterator) {
       firstTokenAt ??= performance.now();

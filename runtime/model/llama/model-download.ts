@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { resolveModelFile } from "node-llama-cpp";
+import { nodeLlamaCpp } from "./node-llama-cpp.js";
 import { NarrowgaugeError } from "../../../schemas/narrowgauge-error.js";
 import { narrowgaugeCacheDir } from "../tiny/tiny-model-file.js";
 
@@ -52,6 +52,7 @@ export async function downloadModel(uri: string, options: DownloadOptions = {}):
     throw new ModelDownloadError(uri, `${new URL(probeUrl).host} is unreachable (${cause}); are you offline? Use a local .gguf path or the built-in "tiny" model`, error);
   }
   try {
+    const { resolveModelFile } = await nodeLlamaCpp();
     return await resolveModelFile(uri, {
       directory: options.directory ?? join(narrowgaugeCacheDir(), "models"),
       cli: options.progress ?? Boolean(process.stderr.isTTY),

@@ -1,13 +1,6 @@
 import { stat } from "node:fs/promises";
-import {
-  getLlama,
-  resolveChatWrapper,
-  type ChatWrapper,
-  type Llama,
-  type LlamaContext,
-  type LlamaModel,
-  type LlamaContextSequence,
-} from "node-llama-cpp";
+import type { ChatWrapper, Llama, LlamaContext, LlamaModel, LlamaContextSequence } from "node-llama-cpp";
+import { nodeLlamaCpp } from "./node-llama-cpp.js";
 import { LeasePool } from "../lease-pool.js";
 import { downloadModel, isModelUri, isServerUrl, type DownloadOptions } from "./model-download.js";
 import { ModelFileNotFoundError, ModelLoadError } from "./model-errors.js";
@@ -105,7 +98,7 @@ const sharedLlamas = new Map<string, Promise<Llama>>();
 /** The process-wide llama.cpp binding, loaded once per GPU choice. */
 export function defaultLlama(gpu: OpenModelOptions["gpu"] = "auto"): Promise<Llama> {
   const key = String(gpu);
-  if (!sharedLlamas.has(key)) sharedLlamas.set(key, getLlama({ build: "never", gpu }));
+  if (!sharedLlamas.has(key)) sharedLlamas.set(key, nodeLlamaCpp().then(({ getLlama }) => getLlama({ build: "never", gpu })));
   return sharedLlamas.get(key)!;
 }
 
@@ -147,6 +140,7 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
     const cap = Math.min(DEFAULT_CONTEXT_CAP, model.trainContextSize);
     const contextSize = options.contextSize ?? { min: Math.min(MIN_DEFAULT_CONTEXT, cap), max: cap };
     const context = await model.createContext({ contextSize, threads, sequences, flashAttention: options.flashAttention ?? defaultFlashAttention(llama) });
+    const { resolveChatWrapper } = await nodeLlamaCpp();
     const chatWrapper = resolveChatWrapper(model);
     return {
       file,

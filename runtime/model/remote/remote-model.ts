@@ -1,10 +1,11 @@
 import { stat } from "node:fs/promises";
-import { resolveChatWrapper, type Llama, type LlamaModel } from "node-llama-cpp";
+import type { ChatWrapper, Llama, LlamaModel } from "node-llama-cpp";
 import { LeasePool } from "../lease-pool.js";
 import type { ModelPort } from "../model-port.js";
 import { pooledModelPort } from "../pooled-model-port.js";
 import { controlTokenIds } from "../llama/control-token-ban.js";
 import { ModelLoadError } from "../llama/model-errors.js";
+import { nodeLlamaCpp } from "../llama/node-llama-cpp.js";
 import { defaultLlama } from "../llama/open-model.js";
 import { ServerVocabularyError } from "./server-errors.js";
 import { slotJob, type ServerSlot, type SlotRequestSettings } from "./remote-session.js";
@@ -89,7 +90,8 @@ export async function connectServer(urls: string | readonly string[], options: C
     await vocabulary.dispose();
     throw error;
   }
-  return remotePort(servers, vocabulary, vocabularyFile, settings);
+  const { resolveChatWrapper } = await nodeLlamaCpp();
+  return remotePort(servers, vocabulary, vocabularyFile, resolveChatWrapper(vocabulary), settings);
 }
 
 /** The tokens the runtime's prompts start with: BOS when the model adds one. */
@@ -98,7 +100,7 @@ function withBos(model: LlamaModel, tokens: readonly number[]): number[] {
   return model.tokens.shouldPrependBosToken && bos !== null && tokens[0] !== bos ? [bos, ...tokens] : [...tokens];
 }
 
-function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, vocabularyFile: string, settings: typeof DEFAULTS): RemoteModelPort {
+function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, vocabularyFile: string, chatWrapper: ChatWrapper, settings: typeof DEFAULTS): RemoteModelPort {
   const slots: ServerSlot[] = servers.flatMap((server) => Array.from({ length: server.slots }, (_, id) => ({ url: server.url, id, contextSize: server.slotContext })));
   const unused = [...slots];
   const busyOn = (url: string) => [...pool.busy].filter((slot) => slot.url === url).length;
@@ -120,7 +122,7 @@ function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, voca
   const first = servers[0]!;
   const port = pooledModelPort({
     vocabulary,
-    chatWrapper: resolveChatWrapper(vocabulary),
+    chatWrapper,
     facts: {
       file: first.modelPath,
       threads: null,

@@ -1,0 +1,89 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
+
+/**
+ * A new user's app, as `npm init -y` makes it (CommonJS: no "type" added),
+ * with the packed tarball installed the way the README says. The README's
+ * example and `narrowgauge run --tools` must run there as written.
+ * Regression: the package had no "require" export and its tools loader
+ * blamed the library (`No "exports" main defined`).
+ */
+const run = promisify(execFile);
+const sh = (command: string, args: string[], cwd: string) =>
+  run(command, args, { cwd, env: { ...process.env, NO_COLOR: "1", npm_config_fund: "false", npm_config_audit: "false", npm_config_update_notifier: "false" }, maxBuffer: 64 * 1024 * 1024 }).then(
+    (output) => ({ code: 0, ...output }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
+  );
+
+/** The README's example: the ```ts block after its marker. */
+async function readmeExample(): Promise<string> {
+  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+  const marker = readme.indexOf("<!-- example: agent.mts -->");
+  const match = /```ts\n([\s\S]*?)```/.exec(readme.slice(marker));
+  if (marker < 0 || !match) throw new Error("README.md has no example after <!-- example: agent.mts -->");
+  return match[1]!;
+}
+
+const TOOLS_TS = `import { Type } from "@sinclair/typebox";
+import { defineTool } from "narrowgauge";
+
+export const double = defineTool({
+  name: "Double",
+  description: "Double a number.",
+  params: Type.Object({ value: Type.Number() }),
+  run: ({ value }) => ({ value: value * 2 }),
+});
+`;
+
+describe("an app made with npm init -y (CommonJS) that installed the packed tarball", () => {
+  let app = "";
+  let scratch = "";
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "narrowgauge-app-"));
+    const packed = await sh("npm", ["pack", "--silent", "--pack-destination", scratch], ROOT);
+    expect(packed.code, packed.stderr).toBe(0);
+    const tarball = join(scratch, packed.stdout.trim().split("\n").at(-1)!);
+    app = join(scratch, "app");
+    await sh("mkdir", ["-p", app], scratch);
+    expect((await sh("npm", ["init", "-y"], app)).code).toBe(0);
+    const pkg = JSON.parse(await readFile(join(app, "package.json"), "utf8"));
+    expect(pkg.type === undefined || pkg.type === "commonjs").toBe(true);
+    // As the README says: narrowgauge, TypeBox and tsx. The versions the lockfile pins, so the npm cache serves them.
+    const lock = JSON.parse(await readFile(join(ROOT, "package-lock.json"), "utf8"));
+    const pinned = (name: string) => `${name}@${lock.packages[`node_modules/${name}`].version}`;
+    const installed = await sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball, pinned("@sinclair/typebox"), pinned("tsx")], app);
+    expect(installed.code, installed.stderr).toBe(0);
+  }, 600_000);
+
+  afterAll(async () => {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("runs the README's example as written", async () => {
+    await writeFile(join(app, "agent.mts"), await readmeExample());
+    const { code, stdout, stderr } = await sh("npx", ["tsx", "agent.mts"], app);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/^(answer: |max-turns|stalled|context-overflow|model-error)/m);
+  }, 120_000);
+
+  it("runs narrowgauge run --tools on a TypeScript tools module of the app (CommonJS)", async () => {
+    await writeFile(join(app, "tools.ts"), TOOLS_TS);
+    const { code, stdout, stderr } = await sh("npx", ["narrowgauge", "run", "--tools", "./tools.ts", "--model", "tiny:3", "--max-turns", "2", "Double 21.", "--json"], app);
+    expect([0, 1], stderr).toContain(code);
+    const result = JSON.parse(stdout);
+    expect(result.turns[0].visible.tools).toEqual(["Double"]);
+  }, 120_000);
+
+  it("loads with require() from CommonJS code", async () => {
+    const script = `const { defineTool, runAgent, loadModel } = require("narrowgauge"); console.log(typeof defineTool, typeof runAgent, typeof loadModel);`;
+    const { code, stdout, stderr } = await sh(process.execPath, ["-e", script], app);
+    expect(code, stderr).toBe(0);
+    expect(stdout.trim()).toBe("function function function");
+  }, 60_000);
+});
