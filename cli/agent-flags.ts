@@ -26,8 +26,8 @@ export function addModelFlags(command: Command, defaultModel?: string): Command 
 function flagFor(name: string, declaration: OptionDeclaration<unknown, unknown>): Option | null {
   const { flag } = declaration;
   if (!flag) return null;
+  if (flag.shape === "switch") return declaration.default === true ? new Option(`--no-${kebab(name)}`, `do not ${declaration.doc}`) : new Option(`--${kebab(name)}`, declaration.doc);
   const help = `${declaration.doc} (default: ${declaration.defaultText})`;
-  if (flag.shape === "switch") return declaration.default === true ? new Option(`--no-${kebab(name)}`, `do not ${help}`) : new Option(`--${kebab(name)}`, help);
   const option = new Option(`--${kebab(name)} <${flag.placeholder ?? "value"}>`, help);
   if (flag.choices) return option.choices(flag.choices);
   if (flag.shape === "list") return option.argParser(list);

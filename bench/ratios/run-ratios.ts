@@ -40,7 +40,9 @@ for (const [name, source] of Object.entries(MODELS)) {
   const rejections = await rejectionProfile(opened);
   const share = (part: { tokens: number; rejected: number }) => part.rejected / Math.max(1, part.tokens);
   set(`rejectedShare.${name}.skeleton`, share(rejections.skeleton), `greedy: the grammar rejected the model's own choice at ${rejections.skeleton.rejected} of ${rejections.skeleton.tokens} skeleton positions`);
-  set(`rejectedShare.${name}.freeText`, share(rejections.freeText), `and at ${rejections.freeText.rejected} of ${rejections.freeText.tokens} thought/answer positions; a rejection costs ${rejections.msPerRejection.toFixed(2)} ms (the full-vocabulary mask)`);
+  // With few rejections the extra time is within the run's noise, and the cost per rejection can come out negative: say so rather than print it.
+  const cost = rejections.msPerRejection > 0 ? `a rejection costs ${rejections.msPerRejection.toFixed(2)} ms (the full-vocabulary mask)` : "too few rejections to time one";
+  set(`rejectedShare.${name}.freeText`, share(rejections.freeText), `and at ${rejections.freeText.rejected} of ${rejections.freeText.tokens} thought/answer positions; ${cost}`);
   if (name === "tiny") {
     const skeleton = await skeletonRatio(opened);
     set("skeletonTokensOursOverJsonSchema.tiny", skeleton.ratio, `${skeleton.ours.toFixed(1)} vs ${skeleton.theirs.toFixed(1)} tokens per step`);

@@ -48,7 +48,7 @@ export const RUN_OPTIONS = {
   task: value<string>("the question or instruction", "required", { required: true }),
   system: text("system prompt; the chat wrapper appends the tool documentation", DEFAULT_SYSTEM_PROMPT, "DEFAULT_SYSTEM_PROMPT", "text"),
   maxTurns: integer("turn budget", { min: 1 }, 8),
-  profile: value<ProfileName | GuardProfile, ProfileName | GuardProfile | undefined>("guard profile by name (see docs/guards.md), or a custom GuardProfile object", "by the model's parameter count; sub1b when unknown", {
+  profile: value<ProfileName | GuardProfile, ProfileName | GuardProfile | undefined>("the guard profile (see docs/guards.md): sub1b, mid, large or none; from code, also a custom GuardProfile object", "by the model's parameter count; sub1b when unknown", {
     flag: { shape: "value", placeholder: "name", choices: PROFILE_NAMES },
   }),
   guards: value<readonly Guard[]>("your own guards, each run after the built-in guards of its stage", "none", { default: [] }) as WithDefault<readonly Guard[]>,
