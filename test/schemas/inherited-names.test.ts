@@ -74,11 +74,13 @@ describe.each(INHERITED)("a parameter named %s", (name) => {
 });
 
 describe("__proto__", () => {
-  it("is refused as a declared parameter when the run is configured, naming the tool and parameter", async () => {
+  it("is refused as a declared parameter when the tool is made, or when the run is configured with a tool made otherwise, naming the tool and parameter", async () => {
     const schema = Type.Object({ ["__proto__"]: Type.Number() });
     expect(() => compileGbnf(schema)).toThrow(UnsupportedSchemaError);
-    const tool = defineTool({ name: "Odd", description: "", params: schema, run: () => 1 });
-    expect(() => new ToolRegistry([tool])).toThrow('Odd.__proto__: "properties" is not supported ("__proto__" cannot be a parameter name');
+    const message = 'Odd.__proto__: "properties" is not supported ("__proto__" cannot be a parameter name';
+    expect(() => defineTool({ name: "Odd", description: "", params: schema, run: () => 1 })).toThrow(message);
+    const tool = { name: "Odd", description: "", params: schema, run: () => 1 };
+    expect(() => new ToolRegistry([tool])).toThrow(message);
     await expect(runAgent({ model: scriptedModel([]), tools: [tool], task: "t" })).rejects.toBeInstanceOf(UnsupportedSchemaError);
   });
 

@@ -4,14 +4,15 @@ import { weatherTools, WEATHER_TASK } from "../../../demos/weather-tools.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
 import type { RunEvent } from "../../../runtime/loop/run-types.js";
 import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
-import { defineTool } from "../../../runtime/tools/define-tool.js";
+import { defineTool, type Tool } from "../../../runtime/tools/define-tool.js";
 import { UnsupportedSchemaError } from "../../../schemas/unsupported-schema-error.js";
 
 const call = (tool: string, args: unknown) => ({ thought: "", call: { tool, args } });
 const final = (answer: string) => ({ thought: "", call: { tool: "FinalAnswer", answer } });
 
-describe("unsupported schemas are refused when the run is configured, before any model call", () => {
-  const odd = (params: Record<string, unknown>) => defineTool({ name: "Odd", description: "", params: Type.Unsafe(params), run: () => 1 });
+describe("unsupported schemas are refused when the tool is made, and when a run is configured with a tool made otherwise, before any model call", () => {
+  /** A tool made without defineTool, as a plain object. */
+  const odd = (params: Record<string, unknown>) => ({ name: "Odd", description: "", params: Type.Unsafe(params), run: () => 1 }) as Tool;
   it.each([
     ["format", { type: "object", properties: { email: { type: "string", format: "email" } }, required: ["email"] }, 'Odd.email: "format" is not supported'],
     ["$ref", { type: "object", properties: { next: { $ref: "#" } } }, 'Odd.next: "$ref" is not supported'],
@@ -19,6 +20,7 @@ describe("unsupported schemas are refused when the run is configured, before any
     ["allOf", { type: "object", properties: { n: { allOf: [{ type: "number" }] } } }, 'Odd.n: "allOf" is not supported'],
     ["nested", { type: "object", properties: { address: { type: "object", properties: { zip: { type: "string", pattern: "^\\d+$", format: "zip" } } } } }, 'Odd.address.zip: "format" is not supported'],
   ])("%s, under every profile, switched off or not, with the freshness judgement pending", async (_keyword, params, message) => {
+    expect(() => defineTool(odd(params))).toThrow(message);
     for (const profile of ["sub1b", "mid", "large", "none"] as const) {
       for (const disabledTools of [[], ["Odd"]]) {
         const model = scriptedModel([final("x")], { judgements: [{ needs_current_information: true }] });
