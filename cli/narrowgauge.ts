@@ -13,6 +13,23 @@ import { traceCommand } from "./trace-command.js";
 
 const EXIT_CODES = "Exit codes: 0 answered, 1 failed or aborted, 2 bad usage or a model that cannot load.";
 
+const DEMO_HELP = [
+  "Without --model: the trained demo model (4.8M parameters, shipped with narrowgauge). It learned these three tools,",
+  "so the run reads like an answer; --profile none shows the same model without guards.",
+  "--model tiny: the built-in random model, its weights picked by --seed (default 1): it knows nothing, so only the grammar",
+  "and the checks keep it on the rails; use it to see what the guards do for a model that cannot follow a single sentence.",
+  "--max-turns defaults to 6 here.",
+].join("\n");
+
+/** What the demo says under the model's name when it runs on its trained model. */
+function demoModelIntro(profile: unknown): string[] {
+  const look =
+    profile === "none"
+      ? "No guards (--profile none): every tool and value can be written, so watch which city it fetches and what its answer states."
+      : "Look at `may call` (what the grammar allowed) and `narrowed` (domains and numbers the guards cut down): the answer may hold only numbers from the task and the tools' results.";
+  return ["        trained demo model: it learned this demo's three tools and little else.", `        ${look}`];
+}
+
 /** The narrowgauge command line. Returns the exit code rather than exiting, so it can be tested. */
 export async function runCli(argv: readonly string[]): Promise<number> {
   let code: number = EXIT.answered;
@@ -39,11 +56,20 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .option("--task <text>", "any other question over the demo's tools", WEATHER_TASK)
     .option("--json", "print the result object as JSON on stdout, and nothing else")
     .option("--trace <file>", "write the run as a self-contained HTML page")
-    .addHelpText("after", `\nWithout --model the built-in tiny model with weights seeded by --seed (default 1); --max-turns defaults to 6 here.\n${EXIT_CODES}`)
+    .addHelpText("after", `\n${DEMO_HELP}\n${EXIT_CODES}`)
     .action(async (flags: FlagValues & { task: string; json?: boolean; trace?: string }) => {
       if (!flags.task.trim()) throw new UsageError("--task must not be empty");
       const seed = flags.seed ?? 1;
-      code = await runAndReport({ flags: { ...flags, seed }, tools: weatherTools, task: flags.task, defaultModel: `tiny:${seed}`, defaults: { profile: "sub1b", maxTurns: 6 } });
+      // --model tiny is the random adversary, its weights picked by --seed.
+      const model = flags.model === "tiny" ? `tiny:${seed}` : flags.model;
+      code = await runAndReport({
+        flags: { ...flags, model, seed },
+        tools: weatherTools,
+        task: flags.task,
+        defaultModel: "demo",
+        defaults: { profile: "sub1b", maxTurns: 6 },
+        ...(model === undefined || model === "demo" ? { explain: demoModelIntro(flags.profile) } : {}),
+      });
     });
 
   probeCommand(addModelFlags(program.command("probe"), "tiny"), (result) => (code = result));

@@ -20,7 +20,7 @@ const isNotable = (decision: GuardDecision) => NOTABLE.has(decision.kind) || (de
  * written token by token as they are sampled (a terminal); otherwise each
  * turn is printed whole when it ends.
  */
-export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint; write?: (line: string) => void }): (event: RunEvent) => void {
+export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint; write?: (line: string) => void; intro?: readonly string[] }): (event: RunEvent) => void {
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   const { paint } = options;
   let streaming: string | null = null;
@@ -32,6 +32,7 @@ export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint;
         const where = event.model.server ? `served by ${event.model.server.urls.join(", ")}, llama-server ${event.model.server.builds.join(", ")}` : `${event.model.threads} thread(s)`;
         write(`Model: ${event.model.name} (${event.model.wrapper} format, ${where})`);
         if (event.model.builtIn) write(paint.dim("        built-in tiny model: random weights, so its thoughts and answers are gibberish; only the grammar keeps it on the rails."));
+        for (const line of options.intro ?? []) write(paint.dim(line));
         return;
       case "text": {
         if (!options.live) return;
@@ -81,15 +82,20 @@ export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint;
   };
 }
 
-export function printSummary(result: RunResult, paint: Paint, write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): void {
+/** The run's ending, the answer and the totals; with `answerLast`, the answer is the last line. */
+export function printSummary(result: RunResult, paint: Paint, write: (line: string) => void = (line) => process.stdout.write(`${line}\n`), options: { answerLast?: boolean } = {}): void {
   const headline = `${result.status.toUpperCase()} (${result.reason}) after ${result.turns.length} turn(s)`;
   write(`\n${result.status === "answered" ? paint.green(headline) : paint.red(headline)}`);
-  if (result.status === "answered") write(`Answer${result.unverified ? " (unverified: no tool result supports it)" : ""}: ${result.answer}`);
-  if (result.partialAnswer !== null) write(result.partialAnswer);
-  if (result.error) write(`Model error: ${result.error.message}`);
+  const outcome = () => {
+    if (result.status === "answered") write(`Answer${result.unverified ? " (unverified: no tool result supports it)" : ""}: ${result.answer}`);
+    if (result.partialAnswer !== null) write(result.partialAnswer);
+    if (result.error) write(`Model error: ${result.error.message}`);
+  };
+  if (!options.answerLast) outcome();
   write(
     `Tokens: ${result.tokens.prompt} prompt (${result.tokens.evaluated} evaluated), ${result.tokens.generated} generated · ` +
       `${result.ms.total.toFixed(0)} ms (render ${result.ms.render.toFixed(0)}, grammar ${result.ms.grammar.toFixed(0)}, ` +
       `prompt ${result.ms.prompt.toFixed(0)}, sampling ${result.ms.sampling.toFixed(0)}, tools ${result.ms.tool.toFixed(0)})`,
   );
+  if (options.answerLast) outcome();
 }

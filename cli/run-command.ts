@@ -16,6 +16,8 @@ export interface RunRequest {
   defaultModel: string;
   /** Overrides the flags leave alone (the demo's turn budget). */
   defaults?: Partial<RunAgentOptions>;
+  /** Lines printed under the model's name in the transcript, and the answer printed last (the demo on its trained model). */
+  explain?: readonly string[];
 }
 
 /** A model in this process, or one served by llama-servers. */
@@ -50,10 +52,10 @@ export async function runAndReport(request: RunRequest): Promise<number> {
       tools: request.tools,
       task: request.task,
       signal: controller.signal,
-      onEvent: flags.json ? undefined : runPrinter({ spy: flags.spy ?? false, live: Boolean(process.stdout.isTTY), paint: colours }),
+      onEvent: flags.json ? undefined : runPrinter({ spy: flags.spy ?? false, live: Boolean(process.stdout.isTTY), paint: colours, intro: request.explain }),
     });
     if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    else printSummary(result, colours);
+    else printSummary(result, colours, undefined, { answerLast: request.explain !== undefined });
     if (flags.trace) {
       await writeFile(flags.trace, renderTrace(result));
       if (!flags.json) process.stdout.write(`Trace: ${flags.trace}\n`);

@@ -26,7 +26,7 @@ describe("the narrowgauge command line", () => {
 
   it("writes a trace page from --trace and from a saved result", async () => {
     const directory = await mkdtemp(join(tmpdir(), "narrowgauge-cli-"));
-    const first = await cli("demo", "--seed", "2", "--trace", join(directory, "demo.html"), "--json");
+    const first = await cli("demo", "--model", "tiny", "--seed", "2", "--trace", join(directory, "demo.html"), "--json");
     const result = JSON.parse(first.stdout);
     await writeFile(join(directory, "run.json"), first.stdout);
     expect(await readFile(join(directory, "demo.html"), "utf8")).toContain(`data-turn="${result.turns.length}"`);
@@ -41,6 +41,18 @@ describe("the narrowgauge command line", () => {
     expect(turn.prompt).toContain("<|im_start|>user\nWhat is ACME at?<|im_end|>");
     expect(turn.grammar).toContain("root ::=");
     expect(turn.visible.enums).toEqual({ "Quote.ticker": ["ACME"] });
+  });
+
+  it("demo answers the reference task on the trained model it ships with: Paris's 18 and New York's 24, the answer last; --json is the same run", async () => {
+    const text = await cli("demo");
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("trained demo model");
+    expect(text.stdout.trim().split("\n").at(-1)).toBe("Answer: Paris: 18°C, light rain. New York: 24°C, sunny.");
+    const json = await cli("demo", "--json");
+    expect(json.code).toBe(0);
+    const result = JSON.parse(json.stdout);
+    expect(result).toMatchObject({ status: "answered", answer: "Paris: 18°C, light rain. New York: 24°C, sunny.", model: { builtIn: false } });
+    expect((await cli("demo", "--help")).stdout).toContain("--model tiny: the built-in random model");
   });
 
   it("exits 2 on bad usage and on a model that cannot load, saying why", async () => {

@@ -69,6 +69,8 @@ describe("an app made with npm init -y (CommonJS) that installed the packed tarb
     await writeFile(join(app, "agent.mts"), await readmeExample());
     const { code, stdout, stderr } = await sh("npx", ["tsx", "agent.mts"], app);
     expect(code, stderr).toBe(0);
+    // The task names Paris, and city is a subject: the first call can only be Paris's.
+    expect(stdout).toContain('1 {"tool":"CityWeather","args":{"city":"Paris"}}');
     expect(stdout).toMatch(/^(answer: |max-turns|stalled|context-overflow|model-error)/m);
   }, 120_000);
 

@@ -37,8 +37,9 @@ export function llamaModelPort(opened: OpenedModel): LlamaModelPort {
 
 /**
  * Loads a model for runAgent: a GGUF path, `"tiny"` / `"tiny:<seed>"` for the
- * built-in random-weight model, or a node-llama-cpp URI (`hf:<user>/<repo>/<file>`),
- * downloaded once with a progress display.
+ * built-in random-weight model (the default), `"demo"` for the trained demo
+ * model, or a node-llama-cpp URI (`hf:<user>/<repo>/<file>`), downloaded once
+ * with a progress display.
  */
 export async function loadModel(source: OpenModelOptions["source"] = "tiny", options: Omit<OpenModelOptions, "source"> = {}): Promise<LlamaModelPort> {
   return llamaModelPort(await openModel({ ...options, source }));

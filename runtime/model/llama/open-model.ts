@@ -7,10 +7,13 @@ import { ModelFileNotFoundError, ModelLoadError } from "./model-errors.js";
 import { OneAtATime } from "./one-at-a-time.js";
 import { defaultSequences, defaultThreads } from "./threads.js";
 import { DEFAULT_TINY_MODEL_SEED, tinyModelFile } from "../tiny/tiny-model-file.js";
+import { demoModelFile } from "./demo-model-file.js";
 
 /**
  * Where a model comes from: a GGUF path, the built-in tiny model (`"tiny"`
- * or `"tiny:<seed>"`; each seed is a different random model), or a
+ * or `"tiny:<seed>"`; each seed is a different random model: the adversary
+ * tests run against), the trained demo model (`"demo"`: 4.8M parameters that
+ * learned the weather demo's tools, shipped with the package), or a
  * node-llama-cpp model URI (`"hf:<user>/<repo>/<file>.gguf"`), downloaded once.
  */
 export type ModelSource = string | { tiny: number };
@@ -106,6 +109,7 @@ const TINY_SOURCE = /^tiny(?::(\d+))?$/;
 
 async function resolveFile(source: ModelSource, download: DownloadOptions | undefined): Promise<{ file: string; builtIn: boolean }> {
   if (typeof source === "object") return { file: await tinyModelFile(source.tiny), builtIn: true };
+  if (source === "demo") return { file: demoModelFile(), builtIn: false };
   const tiny = TINY_SOURCE.exec(source);
   if (tiny) return { file: await tinyModelFile(tiny[1] === undefined ? DEFAULT_TINY_MODEL_SEED : Number(tiny[1])), builtIn: true };
   if (isServerUrl(source)) throw new ModelLoadError(source, new Error("this is a server's address, not a model file: use connectServer(url) for a llama-server"));

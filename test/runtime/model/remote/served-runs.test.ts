@@ -113,7 +113,7 @@ describe.skipIf(!hasServer)("runs on real servers: concurrency, aborts, a server
 
   it("npm run demo -- --model http://… answers exactly as in process; --json's model says it is served, by which build", async () => {
     const server = await start(1);
-    const [inProcess, served] = [await cli("demo", "--json"), await cli("demo", "--model", server.url, "--json")];
+    const [inProcess, served] = [await cli("demo", "--model", "tiny", "--json"), await cli("demo", "--model", server.url, "--json")];
     const [local, remote] = [JSON.parse(inProcess.stdout), JSON.parse(served.stdout)];
     expect(served.code).toBe(inProcess.code);
     expect(remote.answer).toBe(local.answer);

@@ -1,0 +1,137 @@
+import type { GgufFile, GgufTensor, GgufValue } from "./gguf-writer.js";
+
+/**
+ * Reads a GGUF (version 3) that holds what narrowgauge's writer writes:
+ * metadata of its value types, and F32 tensors (F16 too), back into the
+ * writer's own form, so a model can be rewritten with other tensor types
+ * (quantized) and otherwise byte for byte the same metadata. Anything else
+ * (another value type, a quantized tensor) is refused with a RangeError
+ * naming it: this is not a general GGUF reader.
+ */
+
+const VALUE_TYPES: Record<number, "uint32" | "int32" | "float32" | "bool" | "string" | "array"> = { 4: "uint32", 5: "int32", 6: "float32", 7: "bool", 8: "string", 9: "array" };
+
+class ByteSource {
+  offset = 0;
+  private readonly view: DataView;
+  constructor(private readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  u32(): number {
+    const value = this.view.getUint32(this.offset, true);
+    this.offset += 4;
+    return value;
+  }
+  i32(): number {
+    const value = this.view.getInt32(this.offset, true);
+    this.offset += 4;
+    return value;
+  }
+  u64(): number {
+    const value = this.view.getBigUint64(this.offset, true);
+    this.offset += 8;
+    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`a 64-bit count past 2^53 at byte ${this.offset - 8}`);
+    return Number(value);
+  }
+  f32(): number {
+    const value = this.view.getFloat32(this.offset, true);
+    this.offset += 4;
+    return value;
+  }
+  u8(): number {
+    return this.bytes[this.offset++]!;
+  }
+  string(): string {
+    const length = this.u64();
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(this.bytes.subarray(this.offset, this.offset + length));
+    this.offset += length;
+    return text;
+  }
+}
+
+function readValue(source: ByteSource, typeId: number, key: string): GgufValue {
+  const type = VALUE_TYPES[typeId];
+  switch (type) {
+    case "uint32":
+      return { type, value: source.u32() };
+    case "int32":
+      return { type, value: source.i32() };
+    case "float32":
+      return { type, value: source.f32() };
+    case "bool":
+      return { type, value: source.u8() !== 0 };
+    case "string":
+      return { type, value: source.string() };
+    case "array": {
+      const itemType = VALUE_TYPES[source.u32()];
+      const length = source.u64();
+      if (itemType === "string") return { type, itemType, values: Array.from({ length }, () => source.string()) };
+      if (itemType === "int32") return { type, itemType, values: Array.from({ length }, () => source.i32()) };
+      if (itemType === "float32") return { type, itemType, values: Array.from({ length }, () => source.f32()) };
+      throw new RangeError(`${key}: arrays of ${itemType ?? "this type"} are not read`);
+    }
+    default:
+      throw new RangeError(`${key}: GGUF value type ${typeId} is not read`);
+  }
+}
+
+/** ggml type id → how to read its elements. */
+const TENSOR_TYPES: Record<number, { type: "f32" | "f16"; bytes: number }> = { 0: { type: "f32", bytes: 4 }, 1: { type: "f16", bytes: 2 } };
+
+function fromHalf(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >>> 10) & 0x1f;
+  const mantissa = bits & 0x3ff;
+  if (exponent === 0) return sign * 2 ** -14 * (mantissa / 1024);
+  if (exponent === 0x1f) return mantissa ? Number.NaN : sign * Infinity;
+  return sign * 2 ** (exponent - 15) * (1 + mantissa / 1024);
+}
+
+function readHeader(source: ByteSource): { tensorCount: number; metadata: Array<readonly [string, GgufValue]>; alignment: number } {
+  if (source.u32() !== 0x46554747) throw new RangeError("not a GGUF file (bad magic)");
+  const version = source.u32();
+  if (version !== 3) throw new RangeError(`GGUF version ${version}; only version 3 is read`);
+  const tensorCount = source.u64();
+  const keyCount = source.u64();
+  const metadata: Array<readonly [string, GgufValue]> = [];
+  let alignment = 32;
+  for (let index = 0; index < keyCount; index++) {
+    const key = source.string();
+    const value = readValue(source, source.u32(), key);
+    if (key === "general.alignment" && value.type === "uint32") alignment = value.value;
+    metadata.push([key, value]);
+  }
+  return { tensorCount, metadata, alignment };
+}
+
+/** A GGUF's metadata alone, whatever its tensors' types. */
+export function readGgufMetadata(bytes: Uint8Array): GgufFile["metadata"] {
+  return readHeader(new ByteSource(bytes)).metadata;
+}
+
+export function readGguf(bytes: Uint8Array): GgufFile {
+  const source = new ByteSource(bytes);
+  const { tensorCount, metadata, alignment } = readHeader(source);
+  const infos = Array.from({ length: tensorCount }, () => {
+    const name = source.string();
+    const dims = Array.from({ length: source.u32() }, () => source.u64());
+    const typeId = source.u32();
+    const offset = source.u64();
+    const type = TENSOR_TYPES[typeId];
+    if (!type) throw new RangeError(`tensor ${name}: ggml type ${typeId} is not read (F32 and F16 only)`);
+    return { name, dims, offset, ...type };
+  });
+  const dataStart = Math.ceil(source.offset / alignment) * alignment;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tensors: GgufTensor[] = infos.map((info) => {
+    const count = info.dims.reduce((product, dim) => product * dim, 1);
+    const start = dataStart + info.offset;
+    if (start + count * info.bytes > bytes.byteLength) throw new RangeError(`tensor ${info.name} runs past the end of the file`);
+    const data = new Float32Array(count);
+    for (let index = 0; index < count; index++) {
+      data[index] = info.type === "f32" ? view.getFloat32(start + index * 4, true) : fromHalf(view.getUint16(start + index * 2, true));
+    }
+    return { name: info.name, dims: info.dims, data, type: info.type };
+  });
+  return { metadata, tensors };
+}
