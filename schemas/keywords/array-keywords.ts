@@ -1,5 +1,6 @@
 import { repeat, sequence } from "../gbnf-rules.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { emitJsonValue } from "./json-value.js";
 import { integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
 
 /** Arrays: bounded by maxItems (or the compile option's default); tuples as TypeBox emits them. */
@@ -12,6 +13,8 @@ export const ARRAY_KEYWORDS: readonly KeywordDefinition[] = [
   { keyword: "uniqueItems", support: "post-check", example: { schema: { type: "array", items: { type: "integer" }, uniqueItems: true }, checked: [1, 1] } },
 ];
 
+const RULE_NAME = /^[a-z0-9-]+$/;
+
 function emitTuple(context: EmitContext, node: Schema, items: unknown[], path: string, nameHint: string): string {
   if (node.additionalItems !== false || node.minItems !== items.length || node.maxItems !== items.length) {
     throw new UnsupportedSchemaError("items", path, "tuples need additionalItems: false and minItems = maxItems = the item count (as TypeBox emits)");
@@ -22,12 +25,15 @@ function emitTuple(context: EmitContext, node: Schema, items: unknown[], path: s
 
 export function emitArray(context: EmitContext, node: Schema, path: string, nameHint: string): string {
   if (Array.isArray(node.items)) return emitTuple(context, node, node.items, path, nameHint);
-  if (node.items === undefined) throw new UnsupportedSchemaError("items", path, "an array needs an items schema to be bounded");
   const minItems = integerKeyword(node, "minItems", path) ?? 0;
   const maxItems = integerKeyword(node, "maxItems", path) ?? Math.max(context.defaultMaxItems, minItems);
   if (minItems > maxItems) throw new UnsupportedSchemaError("minItems", path, `minItems ${minItems} exceeds maxItems ${maxItems}`);
   if (maxItems === 0) return '"[]"';
-  const item = context.compile(node.items, `${path}/items`, `${nameHint}-item`);
+  // The item as a named rule: llama.cpp counts the rules a repeated group generates, times the repetition, and
+  // refuses past 2000, so `("," "\"" json-char{0,256} "\""){0,15}` fails to parse where `("," value-item){0,15}` does not.
+  // Without items: any JSON value, bounded (see emitJsonValue).
+  const compiled = node.items === undefined ? emitJsonValue(context) : context.compile(node.items, `${path}/items`, `${nameHint}-item`);
+  const item = RULE_NAME.test(compiled) ? compiled : context.rules.add(`${nameHint}-item`, compiled);
   const rest = repeat(`("," ${item})`, Math.max(minItems - 1, 0), maxItems - 1);
   const body = minItems === 0 ? `(${sequence(item, rest)})?` : sequence(item, rest);
   return context.rules.add(nameHint, sequence('"["', body, '"]"'));
