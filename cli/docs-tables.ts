@@ -40,7 +40,7 @@ export function renderKeywordTable(): string {
     const keywords = KEYWORD_DEFINITIONS.filter((definition) => definition.support === support).map((definition) => `\`${definition.keyword}\``);
     return `| ${SUPPORT_TEXT[support]} | ${keywords.join(", ")} |`;
   });
-  return ["| how | keywords |", "| --- | --- |", ...rows, "| refused at definition time (UnsupportedSchemaError) | every other keyword: `allOf`, `not`, `if`/`then`/`else`, `$ref`, `format`, `patternProperties`, `additionalProperties: <schema>`, … |"].join("\n");
+  return ["| how | keywords |", "| --- | --- |", ...rows, "| refused at definition time (UnsupportedSchemaError) | every other keyword (`allOf`, `not`, `if`/`then`/`else`, `$ref`, `propertyNames`, …), a `format` ajv-formats does not check, `patternProperties` other than one catch-all pattern |"].join("\n");
 }
 
 /** Where each generated table lives: a file of docs/ and the name of its markers. */

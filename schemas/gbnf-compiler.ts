@@ -1,5 +1,5 @@
 import { RuleSet } from "./gbnf-rules.js";
-import { KEYWORD_SUPPORT } from "./keyword-support.js";
+import { KEYWORD_BY_NAME } from "./keyword-support.js";
 import { GBNF_REPETITION_LIMIT, type EmitContext, type Schema } from "./keywords/keyword.js";
 import { emitType } from "./keywords/type-keyword.js";
 import { emitUnion } from "./keywords/union-keywords.js";
@@ -60,9 +60,9 @@ class Compiler implements EmitContext {
 
 function checkKeywords(node: Schema, path: string): void {
   for (const keyword of Object.keys(node)) {
-    if (!Object.hasOwn(KEYWORD_SUPPORT, keyword)) {
-      throw new UnsupportedSchemaError(keyword, path, "neither the grammar nor the post-sampling check can enforce it");
-    }
+    const definition = KEYWORD_BY_NAME.get(keyword);
+    if (!definition) throw new UnsupportedSchemaError(keyword, path, "neither the grammar nor the post-sampling check can enforce it");
+    definition.validate?.(node[keyword], path);
   }
   if (node.additionalItems !== undefined && node.additionalItems !== false) {
     throw new UnsupportedSchemaError("additionalItems", path, "only additionalItems: false is supported");

@@ -1,5 +1,6 @@
 import { ANNOTATION_KEYWORDS } from "./keywords/annotation-keywords.js";
 import { ARRAY_KEYWORDS } from "./keywords/array-keywords.js";
+import { FORMAT_KEYWORD } from "./keywords/format-keyword.js";
 import type { KeywordDefinition, KeywordSupport } from "./keywords/keyword.js";
 import { NUMBER_KEYWORDS } from "./keywords/number-keywords.js";
 import { OBJECT_KEYWORDS } from "./keywords/object-keywords.js";
@@ -21,11 +22,15 @@ export const KEYWORD_DEFINITIONS: readonly KeywordDefinition[] = [
   ...OBJECT_KEYWORDS,
   ...ARRAY_KEYWORDS,
   ...STRING_KEYWORDS,
+  FORMAT_KEYWORD,
   ...NUMBER_KEYWORDS,
   ...VALUE_KEYWORDS,
   ...UNION_KEYWORDS,
   ...ANNOTATION_KEYWORDS,
 ];
+
+/** A keyword's definition, by name. */
+export const KEYWORD_BY_NAME: ReadonlyMap<string, KeywordDefinition> = new Map(KEYWORD_DEFINITIONS.map((definition) => [definition.keyword, definition]));
 
 /** keyword → how it is honoured, derived from the definitions. */
 export const KEYWORD_SUPPORT: Readonly<Record<string, KeywordSupport>> = Object.freeze(Object.fromEntries(KEYWORD_DEFINITIONS.map((definition) => [definition.keyword, definition.support])));

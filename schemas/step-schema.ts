@@ -80,13 +80,14 @@ export class ToolNameError extends NarrowgaugeError {
   }
 }
 
-const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/** The names a model reads and writes: letters, digits, "_" and "-", as OpenAI-style and MCP tool names have them. */
+export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Tool names must be identifiers, unique, and not FinalAnswer. Throws ToolNameError. */
+/** Tool names in the grammar must be 1–64 letters, digits, "_" or "-", unique, and not FinalAnswer. Throws ToolNameError. */
 export function checkToolNames(names: readonly string[]): void {
   const seen = new Set<string>();
   for (const name of names) {
-    if (!TOOL_NAME.test(name)) throw new ToolNameError(name, "must be an identifier of at most 64 characters");
+    if (!TOOL_NAME.test(name)) throw new ToolNameError(name, "must be 1 to 64 letters, digits, \"_\" or \"-\"");
     if (name === FINAL_ANSWER) throw new ToolNameError(name, "is reserved for the final answer");
     if (name === "__proto__") throw new ToolNameError(name, "would change the prototype of the objects tools are kept in");
     if (seen.has(name)) throw new ToolNameError(name, "is declared twice");

@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import formats from "ajv-formats";
 import { BoundedCache } from "./bounded-cache.js";
 import { schemaKey } from "./schema-key.js";
 
@@ -18,6 +19,10 @@ const ajv = new Ajv({
   // strict mode would only reject TypeBox's harmless annotations.
   strict: false,
 });
+// `format` is checked after sampling, for the formats ajv-formats knows (the compiler refuses any other).
+// ajv-formats is CommonJS: under NodeNext its default import is module.exports, typed as the namespace.
+const addFormats = formats as unknown as (instance: Ajv) => Ajv;
+addFormats(ajv);
 
 const validators = new BoundedCache<string, ValidateFunction>(512);
 

@@ -23,6 +23,8 @@ export type KeywordSupport = "grammar" | "post-check" | "grammar+post-check" | "
 export interface KeywordDefinition {
   readonly keyword: string;
   readonly support: KeywordSupport;
+  /** Refuses a value of the keyword the grammar and ajv cannot honour (UnsupportedSchemaError), wherever it appears. */
+  validate?(value: unknown, path: string): void;
   readonly example: {
     readonly schema: object;
     /** A value the keyword refuses and the grammar cannot write (support "grammar" or "grammar+post-check"). */

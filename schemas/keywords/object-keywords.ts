@@ -1,15 +1,45 @@
 import { gbnfLiteral } from "../gbnf-literal.js";
 import { sequence } from "../gbnf-rules.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
-import type { EmitContext, KeywordDefinition, Schema } from "./keyword.js";
+import { emitJsonValue, emitMapOf } from "./json-value.js";
+import { integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
 
-/** Objects: the declared properties alone, in schema key order, required ones always written. */
+/**
+ * Objects. With declared properties: those alone, in schema key order,
+ * required ones always written. Without declared properties, a map when the
+ * schema says so — no `properties` at all, `additionalProperties: true` or
+ * `<schema>`, or TypeBox's `Type.Record(Type.String(), …)` (one catch-all
+ * `patternProperties`): string keys of at most 64 code points, values of that
+ * schema (any bounded JSON value when none is given), up to `maxProperties`
+ * entries (the default maxItems when unset). `properties: {}` alone (TypeBox's
+ * `Type.Object({})`, a tool without arguments) is `{}`.
+ */
 export const OBJECT_KEYWORDS: readonly KeywordDefinition[] = [
   { keyword: "properties", support: "grammar", example: { schema: { type: "object", properties: { a: { type: "integer" } } }, unwritable: { a: "x" } } },
   { keyword: "required", support: "grammar", example: { schema: { type: "object", properties: { a: { type: "integer" } }, required: ["a"] }, unwritable: {} } },
-  // Only true or false: the grammar emits the declared properties alone either way.
-  { keyword: "additionalProperties", support: "grammar", example: { schema: { type: "object", properties: { a: { type: "integer" } }, additionalProperties: false }, unwritable: { a: 1, b: 2 } } },
+  // false: the declared properties alone; a schema: a map's values (beside declared properties, the declared alone).
+  { keyword: "additionalProperties", support: "grammar", example: { schema: { type: "object", additionalProperties: { type: "integer" } }, unwritable: { a: "x" } } },
+  // A map's entries; on an object with declared properties ajv counts them.
+  { keyword: "maxProperties", support: "grammar", example: { schema: { type: "object", additionalProperties: { type: "integer" }, maxProperties: 1 }, unwritable: { a: 1, b: 2 } } },
+  { keyword: "minProperties", support: "grammar", example: { schema: { type: "object", additionalProperties: { type: "integer" }, minProperties: 1 }, unwritable: {} } },
+  {
+    keyword: "patternProperties",
+    support: "grammar",
+    example: { schema: { type: "object", patternProperties: { "^(.*)$": { type: "integer" } } }, unwritable: { a: "x" } },
+    validate(value, path) {
+      if (catchAllPattern(value) === undefined) throw new UnsupportedSchemaError("patternProperties", path, 'only one pattern that matches every key ("^(.*)$", as TypeBox\'s Type.Record writes it) is supported');
+    },
+  },
 ];
+
+const CATCH_ALL = new Set(["^(.*)$", "^.*$", ".*", "^(.*)", ""]);
+
+/** The value schema of a patternProperties that matches every key, else undefined. */
+function catchAllPattern(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value);
+  return entries.length === 1 && CATCH_ALL.has(entries[0]![0]) ? entries[0]![1] : undefined;
+}
 
 /**
  * An object schema's own declared properties. Names JavaScript objects
@@ -36,10 +66,35 @@ function declaredProperties(node: Schema, path: string): Record<string, unknown>
   return properties as Record<string, unknown>;
 }
 
+/** The schema of a map's values, when the object is a map (see OBJECT_KEYWORDS): a schema, true for any JSON value, else undefined. */
+function mapValues(node: Schema): unknown {
+  const declared = node.properties;
+  // A map cannot promise a key: required keys must be declared properties (and are refused below if they are not).
+  if (Array.isArray(node.required) && node.required.length > 0) return undefined;
+  if (declared !== undefined && (typeof declared !== "object" || declared === null || Object.keys(declared).length > 0)) return undefined;
+  const pattern = catchAllPattern(node.patternProperties);
+  if (pattern !== undefined) return pattern;
+  const extra = node.additionalProperties;
+  if (extra === false) return undefined;
+  if (typeof extra === "object" && extra !== null) return extra;
+  return extra === true || declared === undefined ? true : undefined;
+}
+
+function emitMap(context: EmitContext, node: Schema, values: unknown, path: string, nameHint: string): string {
+  const value = values === true ? emitJsonValue(context) : context.compile(values, `${path}/additionalProperties`, `${nameHint}-value`);
+  const minEntries = integerKeyword(node, "minProperties", path) ?? 0;
+  const maxEntries = integerKeyword(node, "maxProperties", path) ?? Math.max(context.defaultMaxItems, minEntries);
+  if (minEntries > maxEntries) throw new UnsupportedSchemaError("minProperties", path, `minProperties ${minEntries} exceeds maxProperties ${maxEntries}`);
+  return emitMapOf(context, value, { minEntries, maxEntries }, nameHint);
+}
+
 export function emitObject(context: EmitContext, node: Schema, path: string, nameHint: string): string {
-  if (node.additionalProperties !== undefined && typeof node.additionalProperties !== "boolean") {
-    throw new UnsupportedSchemaError("additionalProperties", path, "only true or false is supported; the grammar emits the declared properties alone");
+  const extra = node.additionalProperties;
+  if (extra !== undefined && typeof extra !== "boolean" && (typeof extra !== "object" || extra === null || Array.isArray(extra))) {
+    throw new UnsupportedSchemaError("additionalProperties", path, "must be true, false or a schema");
   }
+  const values = mapValues(node);
+  if (values !== undefined) return emitMap(context, node, values, path, nameHint);
   const properties = declaredProperties(node, path);
   const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
   for (const name of required) {

@@ -1,5 +1,6 @@
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import { emitArray } from "./array-keywords.js";
+import { emitJsonValue } from "./json-value.js";
 import type { EmitContext, KeywordDefinition, Schema } from "./keyword.js";
 import { emitNumber } from "./number-keywords.js";
 import { emitObject } from "./object-keywords.js";
@@ -25,7 +26,8 @@ export function emitType(context: EmitContext, node: Schema, path: string, nameH
     case "array":
       return emitArray(context, node, path, nameHint);
     case undefined:
-      throw new UnsupportedSchemaError("type", path, "the schema admits any JSON value (no type, const, enum or anyOf); the grammar needs a bounded shape");
+      // No type, const, enum or union: any JSON value, bounded (see emitJsonValue).
+      return emitJsonValue(context);
     default:
       throw new UnsupportedSchemaError("type", path, `unknown type ${JSON.stringify(node.type)}`);
   }

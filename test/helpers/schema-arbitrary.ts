@@ -75,6 +75,32 @@ function arrayCase(child: fc.Arbitrary<SchemaCase>): fc.Arbitrary<SchemaCase> {
   }));
 }
 
+/** A code-point string of 1 to 8 units, a map key the grammar can write. */
+const mapKey = fc.string({ unit: "binary", minLength: 1, maxLength: 8 }).filter((text) => !text.includes("\uFFFD"));
+
+/** `additionalProperties: <schema>`, a map of at most 3 entries (ajv keeps distinct keys; so does the instance). */
+function mapCase(child: fc.Arbitrary<SchemaCase>): fc.Arbitrary<SchemaCase> {
+  return fc.tuple(child, fc.nat({ max: 3 })).map(([value, maxProperties]) => ({
+    schema: { type: "object", additionalProperties: value.schema, maxProperties },
+    instance: fc.dictionary(mapKey, value.instance, { maxKeys: maxProperties }) as fc.Arbitrary<Json>,
+  }));
+}
+
+/** Any JSON value the default bounds admit: shallow here, and strings and containers short. */
+const freeJson: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", maxDepth: 2 },
+    fc.string({ unit: "binary", maxLength: 8 }).filter((text) => !text.includes("\uFFFD")),
+    fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e300, max: 1e300 }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 3 }),
+    fc.dictionary(mapKey, tie("value"), { maxKeys: 3 }) as fc.Arbitrary<Json>,
+  ),
+})).value;
+
+const freeValueCase: fc.Arbitrary<SchemaCase> = fc.constantFrom<Record<string, unknown>>({}, { description: "anything" }).map((schema) => ({ schema, instance: freeJson }));
+
 function unionCase(child: fc.Arbitrary<SchemaCase>): fc.Arbitrary<SchemaCase> {
   return fc.array(child, { minLength: 2, maxLength: 3 }).map((branches) => ({
     schema: { anyOf: branches.map((branch) => branch.schema) },
@@ -89,8 +115,39 @@ export const schemaCase: fc.Arbitrary<SchemaCase> = fc.letrec<{ node: SchemaCase
     objectCase(tie("node")),
     arrayCase(tie("node")),
     unionCase(tie("node")),
+    mapCase(tie("node")),
+    freeValueCase,
   ),
 })).node;
 
 /** Object-rooted cases, the shape a tool's parameters have. */
 export const objectSchemaCase: fc.Arbitrary<SchemaCase> = objectCase(schemaCase);
+
+/**
+ * Schemas at the compiler's default bounds, the way real tool definitions
+ * come (strings without maxLength, arrays without maxItems): arrays of
+ * strings, of objects and of arrays, nested objects a few levels deep. For
+ * what llama.cpp's parser accepts, not for sampling (their values are long).
+ */
+const unboundedLeaf = fc.oneof(
+  fc.constant({ type: "string" }),
+  fc.constant({ type: "number" }),
+  fc.constant({ type: "integer", minimum: 0 }),
+  fc.constant({ type: "boolean" }),
+  fc.constant({ enum: ["a", "b", "c"] }),
+  fc.constant({ type: "string", maxLength: 1000 }),
+);
+
+export const defaultBoundsSchema: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: "small", maxDepth: 4 },
+    unboundedLeaf,
+    fc.uniqueArray(fc.tuple(key, tie("node"), fc.boolean()), { minLength: 1, maxLength: 4, selector: ([name]) => name }).map((entries) => ({
+      type: "object",
+      properties: Object.fromEntries(entries.map(([name, schema]) => [name, schema])),
+      required: entries.filter(([, , required]) => required).map(([name]) => name),
+    })),
+    tie("node").map((items) => ({ type: "array", items })),
+    fc.array(tie("node"), { minLength: 2, maxLength: 3 }).map((branches) => ({ anyOf: branches })),
+  ),
+})).node;

@@ -61,20 +61,38 @@ describe("compileGbnf: grammar text", () => {
   });
 });
 
+describe("compileGbnf: maps and free JSON values", () => {
+  it.each([
+    ["an object without properties (a map of any values)", { type: "object" }, [{}, { math: 90, note: "x", list: [1, { a: null }] }], [[], "x", { "": 1 }]],
+    ["TypeBox's Type.Record", Type.Record(Type.String(), Type.Number()), [{ math: 90, science: 75.5 }], [{ math: "90" }]],
+    ["additionalProperties as a schema, bounded by maxProperties", { type: "object", additionalProperties: { type: "string", maxLength: 3 }, maxProperties: 2 }, [{ a: "x", b: "yz" }], [{ a: "x", b: "y", c: "z" }, { a: "long" }]],
+    ["a property with no type", Type.Object({ payload: Type.Unknown() }), [{ payload: [1, "two", { three: true }] }, { payload: null }], [{}]],
+    ["an array without items", { type: "array" }, [[], [1, "a", null, [2]]], [{}]],
+    ["a list of free-form records", { type: "array", items: { type: "object" } }, [[{ name: "Al", age: 3 }, {}]], [[1]]],
+  ])("writes %s", async (_label, schema, writable, unwritable) => {
+    const gbnf = compileGbnf(schema);
+    for (const value of writable) expect(await grammarAccepts(gbnf, JSON.stringify(value)), JSON.stringify(value)).toBe(true);
+    for (const value of unwritable) expect(await grammarAccepts(gbnf, JSON.stringify(value)), JSON.stringify(value)).toBe(false);
+  });
+
+  it("keeps a tool without arguments to {} (Type.Object({}))", async () => {
+    const gbnf = compileGbnf(Type.Object({}));
+    expect(await grammarAccepts(gbnf, "{}")).toBe(true);
+    expect(await grammarAccepts(gbnf, '{"a":1}')).toBe(false);
+  });
+});
+
 describe("compileGbnf: fails closed", () => {
   const refused: Array<[string, unknown, string, string]> = [
     ["allOf", { allOf: [{ type: "string" }] }, "allOf", ""],
     ["not", { type: "string", not: { const: "x" } }, "not", ""],
-    ["format", Type.Object({ at: Type.String({ format: "date-time" }) }), "format", "/properties/at"],
-    ["patternProperties", Type.Record(Type.String(), Type.Number()), "patternProperties", ""],
+    ["a format ajv-formats does not check", Type.Object({ at: Type.String({ format: "phone" }) }), "format", "/properties/at"],
+    ["patternProperties other than one catch-all", { type: "object", patternProperties: { "^x-": { type: "number" } } }, "patternProperties", ""],
     ["a $ref", Type.Object({ self: Type.Ref("Node") }), "$ref", "/properties/self"],
-    ["additionalProperties as a schema", { type: "object", properties: {}, additionalProperties: { type: "string" } }, "additionalProperties", ""],
-    ["an unbounded any", Type.Object({ payload: Type.Unknown() }), "type", "/properties/payload"],
     ["a maxLength past the repetition limit", Type.String({ maxLength: GBNF_REPETITION_LIMIT + 1 }), "maxLength", ""],
     ["minLength above maxLength", Type.String({ minLength: 5, maxLength: 2 }), "minLength", ""],
     ["an empty enum", { enum: [] }, "enum", ""],
     ["U+FFFD in an enum (reserved to detect invalid UTF-8)", { enum: ["ok", "bad\uFFFD"] }, "enum", ""],
-    ["an array without items", { type: "array" }, "items", ""],
     ["a required property that is not declared", { type: "object", properties: {}, required: ["x"] }, "required", ""],
   ];
   it.each(refused)("refuses %s with a typed error naming the keyword and path", (_label, schema, keyword, path) => {

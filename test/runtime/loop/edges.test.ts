@@ -14,7 +14,7 @@ describe("unsupported schemas are refused when the tool is made, and when a run 
   /** A tool made without defineTool, as a plain object. */
   const odd = (params: Record<string, unknown>) => ({ name: "Odd", description: "", params: Type.Unsafe(params), run: () => 1 }) as Tool;
   it.each([
-    ["format", { type: "object", properties: { email: { type: "string", format: "email" } }, required: ["email"] }, 'Odd.email: "format" is not supported'],
+    ["format", { type: "object", properties: { email: { type: "string", format: "phone" } }, required: ["email"] }, 'Odd.email: "format" is not supported'],
     ["$ref", { type: "object", properties: { next: { $ref: "#" } } }, 'Odd.next: "$ref" is not supported'],
     ["not", { type: "object", properties: { n: { type: "number", not: { const: 1 } } } }, 'Odd.n: "not" is not supported'],
     ["allOf", { type: "object", properties: { n: { allOf: [{ type: "number" }] } } }, 'Odd.n: "allOf" is not supported'],
