@@ -55,7 +55,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     if (!conversation) conversation = createConversation(config);
     else conversation.history.push(feedbackItem(config.task));
     const current = conversation;
-    const recorder = new RunRecorder(config);
+    const recorder = new RunRecorder(config, current.registry.naming);
     recorder.emit({ type: "run-start", task, tools: current.registry.names, maxTurns: config.maxTurns, model: config.model.description });
     let result: RunResult;
     if (!session) {

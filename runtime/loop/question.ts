@@ -31,7 +31,9 @@ export interface Question {
 
 /** A conversation's tools and history, from the first question's configuration. Throws only for configuration errors (tool definitions, names, schemas). */
 export function createConversation(config: RunConfig): Conversation {
-  return { registry: new ToolRegistry(config.tools), functions: chatModelFunctions(config.tools), history: initialHistory(config.system, config.task), earlier: [] };
+  const registry = new ToolRegistry(config.tools);
+  // The model reads the names it writes (modelFacingName).
+  return { registry, functions: chatModelFunctions(registry.tools), history: initialHistory(config.system, config.task), earlier: [] };
 }
 
 /** The run state the guards read before the next turn, derived from the question's records. */
@@ -46,7 +48,7 @@ export function stateOf(question: Pick<Question, "config" | "conversation" | "re
       tools: conversation.registry.names.map((tool) => ({ ...conversation.registry.get(tool)!, name: tool })),
       requireTool: toolRequired(config, fresh),
       fresh,
-      disabled: config.disabledTools,
+      disabled: config.disabledTools.map((tool) => conversation.registry.naming.model(tool)),
     },
     recorder.factsSoFar,
     stalled,

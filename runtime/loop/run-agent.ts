@@ -17,7 +17,7 @@ import { endOnFailure, runTurns } from "./run-turns.js";
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const config = resolveRunConfig(options);
   const conversation = createConversation(config);
-  const recorder = new RunRecorder(config);
+  const recorder = new RunRecorder(config, conversation.registry.naming);
   recorder.emit({ type: "run-start", task: config.task, tools: conversation.registry.names, maxTurns: config.maxTurns, model: config.model.description });
   let session: ModelSession;
   try {

@@ -3,8 +3,8 @@ import type { Guard } from "../../guards/guard.js";
 import { PROFILES, profileForParameters, type GuardProfile, type ProfileName } from "../../guards/profiles.js";
 import type { ModelPort } from "../model/model-port.js";
 import type { Sampling } from "../model/sampling.js";
-import { resolveDeclared, type ResolvedValue } from "./option-kinds.js";
-import { RUN_OPTIONS, type RunAgentOptions } from "./run-options.js";
+import { resolveDeclared, type ResolvedValue } from "./options/option-kinds.js";
+import { RUN_OPTIONS, type RunAgentOptions } from "./options/run-options.js";
 import type { RunEvent } from "./run-types.js";
 import { NATIVE_STRATEGY, type TurnStrategy } from "./turn-strategy.js";
 

@@ -1,6 +1,8 @@
 import { partialAnswer } from "../../guards/g7-honest-failure.js";
 import type { TurnFacts } from "../../guards/run-state.js";
 import type { Judgement } from "../gate/judge.js";
+import type { ToolNames } from "../tools/tool-names.js";
+import { eventWithOriginalNames, turnWithOriginalNames } from "./original-names.js";
 import type { RunConfig } from "./run-config.js";
 import type { ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./run-types.js";
 import { freshnessOf, toolRequired } from "./tool-requirement.js";
@@ -41,11 +43,15 @@ export class RunRecorder {
   private readonly started = performance.now();
   private ended: RunResult | undefined;
 
-  constructor(private readonly config: Pick<RunConfig, "task" | "model" | "profileName" | "profile" | "requireTool" | "onEvent">) {}
+  constructor(
+    private readonly config: Pick<RunConfig, "task" | "model" | "profileName" | "profile" | "requireTool" | "onEvent">,
+    /** How the tools are named for the model; records and events give the original names. */
+    private readonly naming?: ToolNames,
+  ) {}
 
   emit(event: RunEvent): void {
     try {
-      this.config.onEvent?.(event);
+      this.config.onEvent?.(this.naming ? eventWithOriginalNames(event, this.naming) : event);
     } catch {
       // A throwing listener must not break the run it observes.
     }
@@ -71,9 +77,10 @@ export class RunRecorder {
 
   commit(turn: TurnBuilder): void {
     const { record, facts } = turn.close();
-    this.turns.push(record);
+    const named = this.naming ? turnWithOriginalNames(record, this.naming) : record;
+    this.turns.push(named);
     this.facts.push(facts);
-    this.emit({ type: "turn-end", turn: record });
+    this.emit({ type: "turn-end", turn: named });
   }
 
   /** An answered run: the one way a run ends with an answer. */

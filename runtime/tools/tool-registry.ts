@@ -3,6 +3,7 @@ import { checkToolNames } from "../../schemas/step-schema.js";
 import { describeIssues, validateAgainst } from "../../schemas/validator-cache.js";
 import { REFUSED, TOOL_FAILED } from "../../prompts/model-text.js";
 import { checkTool } from "./check-tool-definition.js";
+import { ToolNames } from "./tool-names.js";
 import type { Tool } from "./define-tool.js";
 import { errorObservation, successObservation, type Observation } from "./tool-observation.js";
 
@@ -31,21 +32,34 @@ export interface ExecuteOptions {
  * throws, rejections, timeouts, unserialisable results and an abort of the
  * run all come back as failed observations with a code. Usable on its own to
  * run narrowgauge tools from another loop with the same safety.
+ *
+ * Tools are kept under the names the model reads and writes (see
+ * modelFacingName: `uber.ride` is `uber_ride` to the model); `naming` maps
+ * them back to the originals for records.
  */
 export class ToolRegistry {
   private readonly byName = new Map<string, Tool>();
+  readonly naming: ToolNames;
 
   constructor(tools: readonly Tool[]) {
     // As defineTool checks them, for tools made any other way too; then the names side by side.
     for (const tool of tools) checkTool(tool);
-    checkToolNames(tools.map((tool) => tool.name));
+    this.naming = new ToolNames(tools.map((tool) => tool.name));
+    checkToolNames(tools.map((tool) => this.naming.model(tool.name)));
     for (const tool of tools) {
-      this.byName.set(tool.name, tool);
+      const name = this.naming.model(tool.name);
+      this.byName.set(name, name === tool.name ? tool : Object.freeze({ ...tool, name }));
     }
   }
 
+  /** The tools' names as the model reads and writes them, in order. */
   get names(): string[] {
     return [...this.byName.keys()];
+  }
+
+  /** The tools under the names the model uses. */
+  get tools(): Tool[] {
+    return [...this.byName.values()];
   }
 
   get(name: string): Tool | undefined {

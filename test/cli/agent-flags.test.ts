@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { addAgentFlags, agentOptions } from "../../cli/agent-flags.js";
 import { calculator } from "../../demos/weather-tools.js";
 import { resolveRunConfig } from "../../runtime/loop/run-config.js";
-import { RUN_OPTIONS, SAMPLING_FIELDS } from "../../runtime/loop/run-options.js";
+import { RUN_OPTIONS, SAMPLING_FIELDS } from "../../runtime/loop/options/run-options.js";
 import { scriptedModel } from "../../runtime/model/scripted/scripted-model.js";
 
 const parse = (...args: string[]) => {

@@ -1,14 +1,14 @@
-import type { Guard } from "../../guards/guard.js";
-import type { GuardProfile, ProfileName } from "../../guards/profiles.js";
-import { DEFAULT_SYSTEM_PROMPT } from "../../prompts/model-text.js";
-import { STEP_DEFAULTS } from "../../schemas/step-schema.js";
-import { GBNF_REPETITION_LIMIT } from "../../schemas/gbnf-compiler.js";
-import type { ModelPort } from "../model/model-port.js";
-import type { Sampling } from "../model/sampling.js";
-import type { Tool } from "../tools/define-tool.js";
+import type { Guard } from "../../../guards/guard.js";
+import type { GuardProfile, ProfileName } from "../../../guards/profiles.js";
+import { DEFAULT_SYSTEM_PROMPT } from "../../../prompts/model-text.js";
+import { STEP_DEFAULTS } from "../../../schemas/step-schema.js";
+import { GBNF_REPETITION_LIMIT } from "../../../schemas/gbnf-compiler.js";
+import type { ModelPort } from "../../model/model-port.js";
+import type { Sampling } from "../../model/sampling.js";
+import type { Tool } from "../../tools/define-tool.js";
 import { boolean, choice, integer, names, number, text, value, type OptionsOf, type WithDefault } from "./option-kinds.js";
-import type { RunEvent } from "./run-types.js";
-import type { TurnStrategy } from "./turn-strategy.js";
+import type { RunEvent } from "../run-types.js";
+import type { TurnStrategy } from "../turn-strategy.js";
 
 /** The profiles by name; a custom profile is a GuardProfile object. */
 const PROFILE_NAMES: readonly ProfileName[] = ["sub1b", "mid", "large", "none"];
