@@ -1,6 +1,7 @@
 import type { ChatHistoryItem } from "node-llama-cpp";
 import { feedbackItem } from "../history/history-items.js";
 import type { ModelSession } from "../model/model-port.js";
+import { checkGrammars } from "./check-grammars.js";
 import { createConversation, type Conversation } from "./question.js";
 import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
 import { RunRecorder } from "./run-recorder.js";
@@ -52,8 +53,11 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
 
   async function ask(task: string, askOptions: AskOptions): Promise<RunResult> {
     const config = resolveRunConfig({ ...options, task, signal: askSignal(options.signal, askOptions.signal), onEvent: askOptions.onEvent ?? options.onEvent });
-    if (!conversation) conversation = createConversation(config);
-    else conversation.history.push(feedbackItem(config.task));
+    if (!conversation) {
+      const created = createConversation(config);
+      await checkGrammars(config, created.registry);
+      conversation = created;
+    } else conversation.history.push(feedbackItem(config.task));
     const current = conversation;
     const recorder = new RunRecorder(config, current.registry.naming);
     recorder.emit({ type: "run-start", task, tools: current.registry.names, maxTurns: config.maxTurns, model: config.model.description });

@@ -1,4 +1,5 @@
 import type { ModelSession } from "../model/model-port.js";
+import { checkGrammars } from "./check-grammars.js";
 import { createConversation } from "./question.js";
 import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
 import { RunRecorder } from "./run-recorder.js";
@@ -12,11 +13,13 @@ import { endOnFailure, runTurns } from "./run-turns.js";
  * checks decide whether its call runs or its answer stands. Never throws for
  * anything the model or a tool does; configuration errors (a tool definition
  * that does not hold together, duplicate tool names, an unknown profile, a
- * schema the grammar cannot hold) throw before any model call.
+ * schema the grammar cannot hold, a grammar the model's llama.cpp refuses)
+ * throw before any model call.
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const config = resolveRunConfig(options);
   const conversation = createConversation(config);
+  await checkGrammars(config, conversation.registry);
   const recorder = new RunRecorder(config, conversation.registry.naming);
   recorder.emit({ type: "run-start", task: config.task, tools: conversation.registry.names, maxTurns: config.maxTurns, model: config.model.description });
   let session: ModelSession;

@@ -88,4 +88,10 @@ export interface ModelPort {
   openSession(signal?: AbortSignal): Promise<ModelSession>;
   /** One generation in a session opened and closed for it. */
   generate(request: GenerateRequest): Promise<PortGeneration>;
+  /**
+   * Parses a grammar as this model's sampler will, rejecting with
+   * GrammarRejectedError when it cannot; runAgent asks it of every tool's
+   * grammar before the first model call. Absent: grammars are trusted.
+   */
+  checkGrammar?(gbnf: string): Promise<void>;
 }

@@ -17,6 +17,8 @@ export interface PooledBackend<Item> {
   readonly pool: LeasePool<Item>;
   /** Starts one generation on a held item. */
   start(item: Item, request: GenerateRequest): SessionJob;
+  /** Parses a grammar with the llama.cpp the model samples under (see ModelPort.checkGrammar). */
+  checkGrammar(gbnf: string): Promise<void>;
 }
 
 /**
@@ -47,5 +49,6 @@ export function pooledModelPort<Item>(backend: PooledBackend<Item>): ModelPort {
     detokenizeForSpy: (tokens) => vocabulary.detokenize(tokens as never[], true),
     openSession: async (signal) => session(await pool.acquire(signal)),
     generate: (request) => generateInOwnSession(pool, session, request),
+    checkGrammar: (gbnf) => backend.checkGrammar(gbnf),
   };
 }

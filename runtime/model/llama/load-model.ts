@@ -1,6 +1,7 @@
 import type { ModelPort } from "../model-port.js";
 import { pooledModelPort } from "../pooled-model-port.js";
 import { llamaJob } from "./llama-job.js";
+import { llamaGrammar } from "./llama-grammar-cache.js";
 import { openModel, type OpenModelOptions, type OpenedModel } from "./open-model.js";
 
 export interface LlamaModelPort extends ModelPort {
@@ -30,6 +31,7 @@ export function llamaModelPort(opened: OpenedModel): LlamaModelPort {
       sessions: opened.sequences.size,
     },
     pool: opened.sequences,
+    checkGrammar: async (gbnf) => void (await llamaGrammar(opened.llama, gbnf)),
     start: (sequence, request) => llamaJob(opened, sequence, request),
   });
   return { ...port, opened, dispose: () => opened.dispose() };

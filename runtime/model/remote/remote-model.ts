@@ -4,6 +4,7 @@ import { LeasePool } from "../lease-pool.js";
 import type { ModelPort } from "../model-port.js";
 import { pooledModelPort } from "../pooled-model-port.js";
 import { controlTokenIds } from "../llama/control-token-ban.js";
+import { llamaGrammar } from "../llama/llama-grammar-cache.js";
 import { ModelLoadError } from "../llama/model-errors.js";
 import { nodeLlamaCpp } from "../llama/node-llama-cpp.js";
 import { defaultLlama } from "../llama/open-model.js";
@@ -135,6 +136,8 @@ function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, voca
     },
     pool,
     start: (slot, request) => slotJob(slot, request, slotSettings),
+    // The server samples under the llama.cpp node-llama-cpp ships (npm run server:build): its parser is ours.
+    checkGrammar: async (gbnf) => void (await llamaGrammar(vocabulary.llama, gbnf)),
   });
   return {
     ...port,

@@ -1,0 +1,51 @@
+import { compileGbnf } from "../../schemas/gbnf-compiler.js";
+import { cachedGbnf } from "../../schemas/grammar-cache.js";
+import { topLevelProperties } from "../../schemas/schema-shapes.js";
+import { buildStepSchema } from "../../schemas/step-schema.js";
+import { GrammarRejectedError } from "../model/llama/llama-grammar-cache.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
+import type { RunConfig } from "./run-config.js";
+
+/**
+ * Before the first model call: the widest step grammar a run can sample under
+ * (every tool, FinalAnswer, the thought) is parsed by the model's own
+ * llama.cpp (ModelPort.checkGrammar), so a grammar llama.cpp would refuse is
+ * a configuration error now, not a `grammar-rejected` ending later. When it
+ * is refused, each tool's and then each parameter's grammar alone find what
+ * to name. Parsed grammars are cached by the port.
+ */
+export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" | "thoughtMaxLength" | "answerMaxLength">, registry: ToolRegistry): Promise<void> {
+  const port = config.model;
+  if (!port.checkGrammar) return;
+  const check = (gbnf: string) => port.checkGrammar!(gbnf);
+  const widest = buildStepSchema({
+    tools: registry.tools,
+    final: true,
+    thought: config.profile.thought,
+    thoughtMaxLength: config.thoughtMaxLength,
+    answerMaxLength: config.answerMaxLength,
+    answerNumbers: config.profile.provenance === "grammar" ? [] : null,
+  });
+  let refusal: unknown;
+  try {
+    return await check(cachedGbnf(widest));
+  } catch (error) {
+    if (!(error instanceof GrammarRejectedError)) throw error;
+    refusal = error;
+  }
+  for (const tool of registry.tools) {
+    const name = registry.naming.original(tool.name);
+    try {
+      await check(cachedGbnf(tool.params));
+    } catch (error) {
+      if (!(error instanceof GrammarRejectedError)) throw error;
+      for (const property of topLevelProperties(tool.params)) {
+        await check(compileGbnf({ type: "object", properties: { [property.name]: property.schema }, required: [property.name] })).catch((inner: unknown) => {
+          throw inner instanceof GrammarRejectedError ? inner.inTool(name, property.name) : inner;
+        });
+      }
+      throw error.inTool(name, null);
+    }
+  }
+  throw refusal;
+}
