@@ -20,12 +20,15 @@ export { DEFAULT_SYSTEM_PROMPT } from "./prompts/model-text.js";
 export * as MODEL_TEXT from "./prompts/model-text.js";
 
 // Tools
-export { defineTool, type Tool, type ToolContext, type ToolDefinition } from "./runtime/tools/define-tool.js";
+export { defineTool, type Tool, type ToolAnnotations, type ToolContext, type ToolDefinition } from "./runtime/tools/define-tool.js";
 export { ToolRegistry, type ExecuteOptions } from "./runtime/tools/tool-registry.js";
 export { ToolDefinitionError } from "./runtime/tools/tool-definition-error.js";
 export type { Observation, ToolFailureCode } from "./runtime/tools/tool-observation.js";
 export { chatModelFunctions } from "./runtime/history/documented-functions.js";
 export { loadTools, ToolsModuleError } from "./runtime/tools/load-tools.js";
+export { mcpTools, McpToolError, type McpToolSet, type McpToolsOptions } from "./runtime/tools/mcp-tools.js";
+export { connectMcpServer, McpConnectError, type McpConnection, type McpServerSpec } from "./runtime/tools/mcp-server.js";
+export { modelFacingName } from "./runtime/tools/tool-names.js";
 
 // Models
 export { loadModel, llamaModelPort, type LlamaModelPort } from "./runtime/model/llama/load-model.js";

@@ -5,6 +5,7 @@ import { Command, CommanderError } from "commander";
 import { loadTools, NarrowgaugeError } from "../index.js";
 import { WEATHER_TASK, weatherTools } from "../demos/weather-tools.js";
 import { addAgentFlags, addModelFlags, UsageError, type FlagValues } from "./agent-flags.js";
+import { collect, mountMcpServers } from "./mcp-flags.js";
 import { probeCommand } from "./probe-command.js";
 import { EXIT, runAndReport } from "./run-command.js";
 import { serverCommand } from "./server-command.js";
@@ -41,14 +42,22 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
   addAgentFlags(addModelFlags(program.command("run"), "tiny"))
     .description("run an agent over the tools a module exports, on one task")
-    .requiredOption("--tools <module>", "a .ts or .js module exporting tools made with defineTool (TypeScript loads without a build step)")
+    .option("--tools <module>", "a .ts or .js module exporting tools made with defineTool (TypeScript loads without a build step)")
+    .option("--mcp <server>", 'an MCP server\'s tools: "<command and args>" (stdio) or an http(s) URL; repeatable', collect)
+    .option("--allow-destructive <names>", "MCP tools marked destructive that may run (comma-separated, or all); by default they are switched off", (text: string) => text.split(",").map((name) => name.trim()))
     .option("--json", "print the result object as JSON on stdout, and nothing else")
     .option("--trace <file>", "write the run as a self-contained HTML page")
     .argument("<task>", "the question or instruction")
     .addHelpText("after", `\n${EXIT_CODES}`)
-    .action(async (task: string, flags: FlagValues & { tools: string; json?: boolean; trace?: string }) => {
-      const tools = await loadTools(flags.tools);
-      code = await runAndReport({ flags, tools, task, defaultModel: "tiny" });
+    .action(async (task: string, flags: FlagValues & { tools?: string; mcp?: string[]; allowDestructive?: string[]; json?: boolean; trace?: string }) => {
+      if (!flags.tools && !flags.mcp) throw new UsageError("give the tools: --tools <module>, --mcp <server>, or both");
+      const own = flags.tools ? await loadTools(flags.tools) : [];
+      const mounted = flags.mcp ? await mountMcpServers(flags.mcp, flags.allowDestructive) : null;
+      try {
+        code = await runAndReport({ flags, tools: [...own, ...(mounted?.tools ?? [])], task, defaultModel: "tiny" });
+      } finally {
+        await mounted?.close();
+      }
     });
 
   addAgentFlags(addModelFlags(program.command("demo")))

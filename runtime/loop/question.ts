@@ -48,7 +48,10 @@ export function stateOf(question: Pick<Question, "config" | "conversation" | "re
       tools: conversation.registry.names.map((tool) => ({ ...conversation.registry.get(tool)!, name: tool })),
       requireTool: toolRequired(config, fresh),
       fresh,
-      disabled: config.disabledTools.map((tool) => conversation.registry.naming.model(tool)),
+      disabled: [
+        ...config.disabledTools.map((tool) => conversation.registry.naming.model(tool)),
+        ...conversation.registry.tools.filter((tool) => tool.switchedOff && !config.disabledTools.includes(conversation.registry.naming.original(tool.name))).map((tool) => tool.name),
+      ],
     },
     recorder.factsSoFar,
     stalled,

@@ -4,7 +4,7 @@ import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.j
 import { ToolDefinitionError } from "./tool-definition-error.js";
 
 /** Every key a tool definition may have (see ToolDefinition). */
-export const TOOL_KEYS = ["name", "description", "params", "run", "timeoutMs", "subjects", "aliases", "provides"] as const;
+export const TOOL_KEYS = ["name", "description", "params", "run", "timeoutMs", "subjects", "aliases", "provides", "annotations", "switchedOff"] as const;
 
 /** Edit distance, for "did you mean". */
 function distance(left: string, right: string): number {
@@ -68,6 +68,8 @@ export function checkToolDefinition(definition: unknown): void {
   const { timeoutMs } = definition;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ToolDefinitionError(tool, "timeoutMs", `must be a positive number of milliseconds: ${String(timeoutMs)}`);
   if (definition.provides !== undefined && typeof definition.provides !== "string") throw new ToolDefinitionError(tool, "provides", "must be a string, e.g. \"a city temperature\"");
+  if (definition.annotations !== undefined && !isRecord(definition.annotations)) throw new ToolDefinitionError(tool, "annotations", "must be an object of hints, e.g. { destructiveHint: true }");
+  if (definition.switchedOff !== undefined && typeof definition.switchedOff !== "boolean") throw new ToolDefinitionError(tool, "switchedOff", "must be true or false");
   const domains = definition.subjects === undefined ? new Map<string, string[]>() : subjectDomains(tool, params, definition.subjects);
   const { aliases } = definition;
   if (aliases === undefined) return;

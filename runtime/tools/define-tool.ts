@@ -36,6 +36,23 @@ export interface ToolDefinition<Name extends string, Params extends TSchema> ext
    * city temperature first." (G4). Defaults to none (a generic line).
    */
   provides?: string;
+  /**
+   * Hints about what the tool does, in MCP's vocabulary (`readOnlyHint`,
+   * `destructiveHint`, `idempotentHint`, `openWorldHint`, `title`): recorded,
+   * for the caller's own policy; mcpTools switches destructive tools off.
+   */
+  annotations?: Readonly<ToolAnnotations>;
+  /** Documented to the model but never offered, as if named in runAgent's `disabledTools` (A5). Defaults to false. */
+  switchedOff?: boolean;
+}
+
+/** What a tool says about itself (MCP's tool annotations). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 export type Tool<Name extends string = string, Params extends TSchema = TSchema> = Readonly<ToolDefinition<Name, Params>>;

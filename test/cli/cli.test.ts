@@ -55,8 +55,22 @@ describe("the narrowgauge command line", () => {
     expect((await cli("demo", "--help")).stdout).toContain("--model tiny: the built-in random model");
   });
 
+  it("mounts an MCP server for one run with --mcp (the reference filesystem server): its tools, its calls in the record", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "narrowgauge-cli-mcp-"));
+    await writeFile(join(directory, "a.txt"), "hello");
+    const server = `${join(ROOT, "node_modules", ".bin", "mcp-server-filesystem")} ${directory}`;
+    const { code, stdout, stderr } = await cli("run", "--mcp", server, "--context-size", "16384", "--max-turns", "2", `List the files in ${directory}`, "--json");
+    expect([0, 1], stderr).toContain(code);
+    const result = JSON.parse(stdout);
+    expect(result.turns[0].visible.tools).toEqual(expect.arrayContaining(["list_directory", "read_text_file"]));
+    expect(result.turns[0].visible.tools).not.toContain("write_file");
+    expect(result.turns.some((turn: { tool: unknown }) => turn.tool !== null)).toBe(true);
+    expect(stderr).toContain("switched off as destructive");
+  });
+
   it("exits 2 on bad usage and on a model that cannot load, saying why", async () => {
     expect((await cli("run", "--tools", TOOLS)).code).toBe(2);
+    expect((await cli("run", "task without tools")).stderr).toContain("--tools <module>, --mcp <server>");
     expect((await cli("demo", "--max-turns", "zero")).code).toBe(2);
     const missing = await cli("demo", "--model", "/nonexistent/model.gguf");
     expect(missing).toMatchObject({ code: 2 });

@@ -1,0 +1,114 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAgent } from "../../../runtime/loop/run-agent.js";
+import { llamaModelPort } from "../../../runtime/model/llama/load-model.js";
+import { openModel } from "../../../runtime/model/llama/open-model.js";
+import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { connectMcpServer, type McpConnection } from "../../../runtime/tools/mcp-server.js";
+import { mcpTools, type McpToolSet } from "../../../runtime/tools/mcp-tools.js";
+import { ROOT } from "../../helpers/cli.js";
+import { testLlama } from "../../helpers/llama.js";
+
+/** The three MCP reference servers, pinned devDependencies, over stdio: real servers, not stand-ins. */
+const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
+const SERVERS = { filesystem: "mcp-server-filesystem", memory: "mcp-server-memory", everything: "mcp-server-everything" } as const;
+
+describe("MCP servers' tools as narrowgauge tools (the reference servers, over stdio)", () => {
+  let folder = "";
+  const connections: McpConnection[] = [];
+  const sets: Record<string, McpToolSet> = {};
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "narrowgauge-mcp-"));
+    await writeFile(join(folder, "notes.txt"), "buy milk\n");
+    for (const [name, command] of Object.entries(SERVERS)) {
+      const connection = await connectMcpServer({ command: bin(command), args: name === "filesystem" ? [folder] : [], ...(name === "memory" ? { env: { ...(process.env as Record<string, string>), MEMORY_FILE_PATH: join(folder, "memory.jsonl") } } : {}) });
+      connections.push(connection);
+      sets[name] = await mcpTools(connection.client);
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(connections.map((connection) => connection.close()));
+  });
+
+  it("makes every tool of the three servers usable, or refuses it with its reason", () => {
+    const all = Object.values(sets);
+    const usable = all.flatMap((set) => set.tools.map((tool) => tool.name));
+    const refused = all.flatMap((set) => set.refused);
+    expect(usable.length + refused.length).toBeGreaterThanOrEqual(36);
+    for (const entry of refused) expect(entry.reason).toMatch(/\S/);
+    expect(usable).toEqual(expect.arrayContaining(["read_multiple_files", "directory_tree", "search_files", "create_entities", "add_observations", "open_nodes", "get-sum", "gzip-file-as-resource"]));
+    expect(refused).toEqual([]);
+  });
+
+  it("switches destructive tools off unless allowed, and records the hints on the tool", async () => {
+    const { tools, switchedOff } = sets.filesystem!;
+    expect(switchedOff).toEqual(expect.arrayContaining(["write_file", "edit_file", "move_file"]));
+    expect(tools.find((tool) => tool.name === "write_file")).toMatchObject({ switchedOff: true, annotations: { destructiveHint: true } });
+    expect(tools.find((tool) => tool.name === "read_text_file")).toMatchObject({ annotations: { readOnlyHint: true } });
+    const model = scriptedModel([{ thought: "", call: { tool: "write_file", args: { path: join(folder, "evil.txt"), content: "x" } } }, { thought: "", call: { tool: "FinalAnswer", answer: "done" } }]);
+    const result = await runAgent({ model, tools, task: "Write evil.txt.", requireTool: "never" });
+    expect(result.turns[0]).toMatchObject({ check: "banned", tool: { name: "write_file", ok: false } });
+    expect(existsSync(join(folder, "evil.txt"))).toBe(false);
+    const allowed = await mcpTools(connections[0]!.client, { allowDestructive: ["write_file"] });
+    expect(allowed.switchedOff).not.toContain("write_file");
+  });
+
+  it("runs a scripted agent that calls a tool and answers from its result", async () => {
+    const model = scriptedModel([
+      { thought: "", call: { tool: "list_directory", args: { path: folder } } },
+      { thought: "", call: { tool: "read_text_file", args: { path: join(folder, "notes.txt") } } },
+      { thought: "", call: { tool: "FinalAnswer", answer: "The notes say: buy milk." } },
+    ]);
+    const result = await runAgent({ model, tools: sets.filesystem!.tools, task: `What do the notes in ${folder} say?`, profile: "mid" });
+    expect(result.turns[0]!.tool).toMatchObject({ name: "list_directory", ok: true });
+    expect(JSON.stringify(result.turns[0]!.tool!.result)).toContain("notes.txt");
+    expect(result.turns[1]!.tool).toMatchObject({ name: "read_text_file", ok: true });
+    expect(JSON.stringify(result.turns[1]!.tool!.result)).toContain("buy milk");
+    expect(result).toMatchObject({ status: "answered", answer: "The notes say: buy milk." });
+    // A tool's own error (isError) is the call's error result, never a crash.
+    const missing = await runAgent({ model: scriptedModel([{ thought: "", call: { tool: "read_text_file", args: { path: join(folder, "none.txt") } } }]), tools: sets.filesystem!.tools, task: "Read none.txt", maxTurns: 1, profile: "none" });
+    expect(missing.turns[0]!.tool).toMatchObject({ ok: false, failure: { code: "threw" } });
+  });
+
+  it("runs the built-in model under the grammar with every tool of the three servers visible: no grammar refused", async () => {
+    const tools = Object.values(sets).flatMap((set) => set.tools);
+    const port = llamaModelPort(await openModel({ source: { tiny: 4 }, llama: await testLlama(), contextSize: 32768, sequences: 1 }));
+    try {
+      const result = await runAgent({ model: port, tools, task: `List the files in ${folder}.`, maxTurns: 2, maxTokensPerStep: 300, toolTimeoutMs: 5000 });
+      expect(result.error?.code ?? "none").not.toBe("grammar-rejected");
+      expect(result.turns.length).toBeGreaterThan(0);
+      expect(result.turns[0]!.visible.tools.length).toBeGreaterThanOrEqual(25);
+    } finally {
+      await port.dispose();
+    }
+  }, 120_000);
+
+  it("a server killed mid-run fails that call, and the run goes on", async () => {
+    const transport = new StdioClientTransport({ command: bin(SERVERS.everything), stderr: "ignore" });
+    const client = new Client({ name: "test", version: "0" });
+    await client.connect(transport);
+    const { tools } = await mcpTools(client);
+    const model = scriptedModel([
+      (request) => {
+        process.kill(transport.pid!, "SIGKILL");
+        void request;
+        return { thought: "", call: { tool: "get-sum", args: { a: 1, b: 2 } } };
+      },
+      { thought: "", call: { tool: "FinalAnswer", answer: "the server is gone" } },
+    ]);
+    const started = Date.now();
+    const result = await runAgent({ model, tools, task: "Add 1 and 2.", requireTool: "never", profile: "none" });
+    expect(result.turns[0]!.tool).toMatchObject({ name: "get-sum", ok: false, failure: { code: "threw" } });
+    expect(result).toMatchObject({ status: "answered", answer: "the server is gone" });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await client.close().catch(() => undefined);
+    expect(await readdir(folder)).not.toContain("evil.txt");
+  }, 60_000);
+});
