@@ -90,6 +90,7 @@ export function printSummary(result: RunResult, paint: Paint, write: (line: stri
     if (result.status === "answered") write(`Answer${result.unverified ? " (unverified: no tool result supports it)" : ""}: ${result.answer}`);
     if (result.partialAnswer !== null) write(result.partialAnswer);
     if (result.error) write(`Model error: ${result.error.message}`);
+    if (result.reason === "context-overflow") write(paint.dim("  (a larger --context-size, up to the model's training context, or a smaller --max-tokens-per-step makes room; so do fewer tools)"));
   };
   if (!options.answerLast) outcome();
   write(
