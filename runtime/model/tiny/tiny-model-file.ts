@@ -17,17 +17,22 @@ export function narrowgaugeCacheDir(env: NodeJS.ProcessEnv = process.env): strin
 }
 
 /**
- * Returns the path of the tiny model forged with `seed`, forging it on first
- * use. The write goes to a temporary name and is renamed into place, so
- * concurrent test workers never see a half-written file.
+ * The path of a forged model in the cache, forging it on first use. The
+ * write goes to a temporary name and is renamed into place, so concurrent
+ * test workers never see a half-written file.
  */
-export async function tinyModelFile(seed: number = DEFAULT_TINY_MODEL_SEED, cacheDir = narrowgaugeCacheDir()): Promise<string> {
-  const path = join(cacheDir, `tiny-random-v${TINY_MODEL_FORMAT_VERSION}-seed-${seed}.gguf`);
+export async function cachedModelFile(fileName: string, forge: () => Uint8Array, cacheDir = narrowgaugeCacheDir()): Promise<string> {
+  const path = join(cacheDir, fileName);
   const existing = await stat(path).catch(() => null);
   if (existing?.isFile()) return path;
   await mkdir(cacheDir, { recursive: true });
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, forgeTinyModel(seed));
+  await writeFile(temporary, forge());
   await rename(temporary, path);
   return path;
+}
+
+/** Returns the path of the tiny model forged with `seed`, forging it on first use. */
+export function tinyModelFile(seed: number = DEFAULT_TINY_MODEL_SEED, cacheDir = narrowgaugeCacheDir()): Promise<string> {
+  return cachedModelFile(`tiny-random-v${TINY_MODEL_FORMAT_VERSION}-seed-${seed}.gguf`, () => forgeTinyModel(seed), cacheDir);
 }
