@@ -15,7 +15,9 @@ export { NATIVE_STRATEGY, type StepRequest, type TurnStrategy } from "./runtime/
 export { createAgentSession, type AgentSession, type AgentSessionOptions, type AskOptions } from "./runtime/loop/agent-session.js";
 export type { AnsweredRun, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord, UnansweredRun } from "./runtime/loop/run-types.js";
 export type { Judgement, Verdict } from "./runtime/gate/judge.js";
-export { DEFAULT_SYSTEM_PROMPT } from "./prompts/model-text.js";
+export { DEFAULT_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "./prompts/model-text.js";
+export { CODEC_NAMES, type CodecName } from "./runtime/codec/step-codec.js";
+export { CodecUnavailableError } from "./runtime/codec/choose-codec.js";
 /** Every sentence narrowgauge writes that the model reads (see prompts/model-text.ts). */
 export * as MODEL_TEXT from "./prompts/model-text.js";
 

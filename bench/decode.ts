@@ -1,6 +1,6 @@
 import { LlamaGrammarEvaluationState, type LlamaGrammar, type Token } from "node-llama-cpp";
 import type { OpenedModel } from "../index.js";
-import { JsonCompletionTracker } from "../runtime/model/llama/json-completion.js";
+import { JsonCompletionTracker } from "../runtime/model/json-completion.js";
 
 export interface Decoded {
   tokens: Token[];

@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { Option, type Command } from "commander";
-import { PROFILES, type ProfileName } from "../index.js";
+import { CODEC_NAMES, PROFILES, type CodecName, type ProfileName } from "../index.js";
 import { ARCHITECTURES, renderMarkdown, type Architecture } from "../probe/report.js";
 import { runProbe } from "../probe/run-probe.js";
 import { loadScenarios } from "../probe/scenario.js";
@@ -12,6 +12,7 @@ import { eta, progressLine } from "./terminal.js";
 interface ProbeFlags extends FlagValues {
   arch: string;
   scenarios?: string;
+  codec?: string;
   spy?: boolean;
   json?: string;
   report?: string;
@@ -24,6 +25,7 @@ export function probeCommand(command: Command, done: (code: number) => void): Co
     .description("score a model on the probe's scenarios under architectures A, B, C and P, side by side")
     .option("--arch <list>", "architectures, comma-separated", ARCHITECTURES.join(","))
     .option("--scenarios <ids>", "scenario ids, comma-separated (default: all)")
+    .option("--codec <list>", `the codecs A, B and C write steps in, side by side, comma-separated: ${CODEC_NAMES.join(", ")} (default: the model's own)`)
     .addOption(new Option("--profile <name>", "C's guard profile (default: by the model's size)").choices(Object.keys(PROFILES)))
     .option("--spy", "keep each run's exact prompts in the JSON")
     .option("--json <file>", "write the full report as JSON")
@@ -33,6 +35,8 @@ export function probeCommand(command: Command, done: (code: number) => void): Co
     .action(async (flags: ProbeFlags) => {
       const architectures = flags.arch.split(",").map((arch) => arch.trim().toUpperCase()) as Architecture[];
       for (const arch of architectures) if (!ARCHITECTURES.includes(arch)) throw new UsageError(`unknown architecture ${arch}`);
+      const codecs = flags.codec?.split(",").map((codec) => codec.trim()) as CodecName[] | undefined;
+      for (const codec of codecs ?? []) if (!CODEC_NAMES.includes(codec)) throw new UsageError(`unknown codec ${codec}; known: ${CODEC_NAMES.join(", ")}`);
       const all = await loadScenarios();
       const wanted = flags.scenarios?.split(",").map((id) => id.trim());
       for (const id of wanted ?? []) if (!all.some((scenario) => scenario.id === id)) throw new UsageError(`unknown scenario ${id}; known: ${all.map((scenario) => scenario.id).join(", ")}`);
@@ -54,6 +58,7 @@ export function probeCommand(command: Command, done: (code: number) => void): Co
           scenarios: wanted ? all.filter((scenario) => wanted.includes(scenario.id)) : all,
           architectures,
           profile: flags.profile as ProfileName | undefined,
+          codecs,
           spy: flags.spy,
           onRunDone: (runs, total) => progress.update(`probe: ${runs}/${total} runs · ${eta(runs, total, performance.now() - started)} left`),
         });

@@ -9,7 +9,7 @@ export function spyCommand(command: Command, done: (code: number) => void): Comm
   return command
     .description("print the exact first prompt (special tokens visible) and step grammar for a task, without sampling")
     .option("--tools <module>", "a module exporting tools (default: the demo's weather tools)")
-    .option("--json", "print { prompt, tokens, grammar, visible, guards } as JSON")
+    .option("--json", "print { prompt, tokens, grammar, visible, guards, codec } as JSON")
     .argument("<task>", "the question or instruction")
     .action(async (task: string, flags: FlagValues & { tools?: string; json?: boolean }) => {
       const tools = flags.tools ? await loadTools(flags.tools) : weatherTools;
@@ -18,7 +18,7 @@ export function spyCommand(command: Command, done: (code: number) => void): Comm
       try {
         const turn = spyFirstTurn({ ...agentOptions(flags, model.description.sampling.sampling), model, tools, task });
         if (flags.json) process.stdout.write(`${JSON.stringify(turn, null, 2)}\n`);
-        else process.stdout.write(`── prompt (${turn.tokens} tokens) ──\n${turn.prompt}\n── grammar ──\n${turn.grammar}`);
+        else process.stdout.write(`── prompt (${turn.tokens} tokens) ──\n${turn.prompt}\n── step (codec ${turn.codec.name}): ${turn.codec.syntax} ──\n── grammar ──\n${turn.grammar}`);
         done(EXIT.answered);
       } finally {
         await model.dispose();

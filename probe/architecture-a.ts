@@ -30,11 +30,14 @@ export function digestHistory(history: readonly ChatHistoryItem[]): ChatHistoryI
  * Architecture A's step: progressive disclosure in two model calls. First the
  * model picks a tool name (and thinks, when the profile has a thought); then,
  * shown only that tool, it fills the arguments (or the answer). The two
- * outputs are assembled into one step's JSON, so the loop parses, validates
- * and checks it exactly as a one-call step.
+ * outputs are assembled into one step, written as the run's codec writes
+ * steps, so the loop parses, validates and checks it exactly as a one-call
+ * step. Each of the two calls is a JSON value of its own.
  */
 export async function sampleTwoPhase(request: StepRequest): Promise<PortGeneration> {
-  const { parts, session, generation } = request;
+  const { parts, session } = request;
+  const generation = { ...request.generation, end: undefined, context: { ...request.generation.context, encodeStep: undefined } };
+  const encode = request.generation.context.encodeStep ?? JSON.stringify;
   const names = parts.branches.map((branch) => branch.tool);
   const pick = Type.Object({
     ...(parts.thought ? { thought: parts.thought } : {}),
@@ -59,7 +62,7 @@ export async function sampleTwoPhase(request: StepRequest): Promise<PortGenerati
     filled = undefined;
   }
   return {
-    text: filled ? JSON.stringify({ ...(chosen.thought !== undefined ? { thought: chosen.thought } : {}), call: { tool: chosen.tool, ...filled } }) : `${first.text}\n${second.text}`,
+    text: filled ? encode({ ...(chosen.thought !== undefined ? { thought: chosen.thought } : {}), call: { tool: chosen.tool, ...filled } }) : `${first.text}\n${second.text}`,
     stopReason: second.stopReason,
     generatedTokens: first.generatedTokens + second.generatedTokens,
     prompt: { tokens: first.prompt.tokens, evaluated: first.prompt.evaluated + second.prompt.evaluated },

@@ -63,7 +63,7 @@ export async function runPeerBaseline(options: PeerRunOptions): Promise<{ result
       });
       const call = response.functionCalls?.[0];
       turn.raw = response.response + (call ? `${JSON.stringify(call.raw)}` : "");
-      turn.prompt = { tokens: sequence.contextTokens.length, evaluated: meter.usedInputTokens - before.input };
+      turn.prompt = { tokens: sequence.contextTokens.length, evaluated: meter.usedInputTokens - before.input, appended: null };
       turn.generatedTokens = meter.usedOutputTokens - before.output;
       turn.ms.sampling = performance.now() - started;
       for (const name of inventedToolNames(response.response, registry.names)) invented.add(name);

@@ -17,6 +17,8 @@ const Tokens = Type.Object({ generated: Type.Integer(), evaluated: Type.Integer(
 export const ProbeRunSchema = Type.Object({
   scenario: Type.String(),
   arch: Type.Union(ARCHITECTURES.map((arch) => Type.Literal(arch))),
+  /** How the run wrote its steps (runAgent's codec; "node-llama-cpp" for P). */
+  codec: Type.String(),
   solved: Type.Boolean(),
   endedBy: Type.Union([Type.Literal("answered"), Type.Literal("honest-failure"), Type.Literal("invented"), Type.Literal("error")]),
   turns: Type.Integer(),
@@ -76,8 +78,17 @@ export const ProbeReportSchema = Type.Object({
 export type ProbeReport = Static<typeof ProbeReportSchema>;
 export type ProbeModel = ProbeReport["model"];
 
-export function probeRun(scenario: string, arch: Architecture, score: ProbeScore, result: ProbeRun["result"]): ProbeRun {
-  return { scenario, arch, ...score, result };
+export function probeRun(scenario: string, arch: Architecture, codec: string, score: ProbeScore, result: ProbeRun["result"]): ProbeRun {
+  return { scenario, arch, codec, ...score, result };
+}
+
+/**
+ * The column a run is summed in: its architecture, and its codec where the
+ * report compares codecs under that architecture ("C json", "C native").
+ */
+export function columnOf(run: ProbeRun, runs: readonly ProbeRun[]): string {
+  const codecs = new Set(runs.filter((other) => other.arch === run.arch).map((other) => other.codec));
+  return codecs.size > 1 ? `${run.arch} ${run.codec}` : run.arch;
 }
 
 export function totals(runs: readonly ProbeRun[]): ArchitectureTotals {
@@ -104,8 +115,8 @@ export function totals(runs: readonly ProbeRun[]): ArchitectureTotals {
 }
 
 export function summarise(runs: readonly ProbeRun[]): Record<string, ArchitectureTotals> {
-  const archs = ARCHITECTURES.filter((arch) => runs.some((run) => run.arch === arch));
-  return Object.fromEntries(archs.map((arch) => [arch, totals(runs.filter((run) => run.arch === arch))]));
+  const columns = ARCHITECTURES.flatMap((arch) => [...new Set(runs.filter((run) => run.arch === arch).map((run) => columnOf(run, runs)))]);
+  return Object.fromEntries(columns.map((column) => [column, totals(runs.filter((run) => columnOf(run, runs) === column))]));
 }
 
 const row = (cells: Array<string | number>) => `| ${cells.join(" | ")} |`;
@@ -131,11 +142,12 @@ export function renderMarkdown(report: ProbeReport): string {
       row([arch, `${total.solved}/${total.runs}`, total.answered, total.honestFailures, total.invented, total.errors, total.turns, total.toolCalls, total.malformed, total.inventedToolNames, total.rejected, total.ungroundedInFinal, total.ungroundedNames, total.misattributed, total.repeats, total.tokens.generated, total.tokens.evaluated, seconds(total.ms)]),
     ),
   ];
-  for (const arch of Object.keys(report.summary) as Architecture[]) {
-    lines.push("", `## ${ARCHITECTURE_NAMES[arch]}`, "");
+  for (const column of Object.keys(report.summary)) {
+    const [arch, codec] = column.split(" ") as [Architecture, string | undefined];
+    lines.push("", `## ${ARCHITECTURE_NAMES[arch]}${codec ? `, steps written as ${codec}` : ""}`, "");
     lines.push(row(["scenario", "solved", "ended by", "turns", "tool calls", "malformed", "rejected", "ungrounded", "misattributed", "repeats", "tokens gen/eval", "s"]));
     lines.push(row(Array(12).fill("---")));
-    for (const run of report.runs.filter((candidate) => candidate.arch === arch)) {
+    for (const run of report.runs.filter((candidate) => columnOf(candidate, report.runs) === column)) {
       lines.push(row([run.scenario, run.solved ? "✓" : "✗", run.endedBy, run.turns, run.toolCalls, run.malformed, run.rejected, [...run.ungroundedInFinal, ...run.ungroundedNames].join(" ") || "—", run.misattributed, run.repeats, `${run.tokens.generated}/${run.tokens.evaluated}`, seconds(run.ms)]));
     }
   }

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { GgufFileType, type LlamaModel } from "node-llama-cpp";
-import { runAgent, type LlamaModelPort, type ProfileName, type RemoteModelPort, type RunEvent, type RunResult } from "../index.js";
+import { runAgent, type CodecName, type LlamaModelPort, type ProfileName, type RemoteModelPort, type RunEvent, type RunResult } from "../index.js";
 import { ARCHITECTURE_A_STRATEGY } from "./architecture-a.js";
 import { runPeerBaseline } from "./peer-baseline.js";
 import { toolsFor } from "./probe-tools.js";
@@ -20,6 +20,8 @@ export interface ProbeOptions {
   architectures: readonly Architecture[];
   /** C's guard profile. Defaults to the profile for the model's size. */
   profile?: ProfileName;
+  /** The codecs A, B and C run under, side by side. Defaults to the model's own (runAgent's default). */
+  codecs?: readonly CodecName[];
   /** Record the exact prompts in every run's result. Defaults to false. */
   spy?: boolean;
   /** Overrides the family preset; greedy unless the family documents otherwise. */
@@ -55,7 +57,12 @@ export async function describeProbeModel(model: ProbeTarget, sampling?: ProbeMod
 }
 
 /** Runs one scenario under one architecture: A, B and C are runAgent options; P is node-llama-cpp's own loop. */
-export async function runScenario(model: ProbeTarget, scenario: Scenario, arch: Architecture, options: Pick<ProbeOptions, "profile" | "spy"> & { sampling: ProbeModel["sampling"]; onEvent?: (event: RunEvent) => void }): Promise<ProbeRun> {
+export async function runScenario(
+  model: ProbeTarget,
+  scenario: Scenario,
+  arch: Architecture,
+  options: Pick<ProbeOptions, "profile" | "spy"> & { sampling: ProbeModel["sampling"]; codec?: CodecName; onEvent?: (event: RunEvent) => void },
+): Promise<ProbeRun> {
   const { family: _family, source: _source, ...sampling } = options.sampling;
   const common = { model, task: scenario.task, maxTurns: scenario.maxTurns, sampling, spy: options.spy, onEvent: options.onEvent };
   let result: RunResult;
@@ -71,22 +78,26 @@ export async function runScenario(model: ProbeTarget, scenario: Scenario, arch: 
       B: { profile: "none" as const },
       C: { profile: options.profile },
     }[arch];
-    result = await runAgent({ ...common, ...architecture, tools: toolsFor(scenario), requireTool: scenario.requireTool, disabledTools: scenario.disabled });
+    result = await runAgent({ ...common, ...architecture, codec: options.codec, tools: toolsFor(scenario), requireTool: scenario.requireTool, disabledTools: scenario.disabled });
   }
-  return probeRun(scenario.id, arch, scoreRun(scenario, result, { inventedToolNames }), result as unknown as ProbeRun["result"]);
+  return probeRun(scenario.id, arch, result.codec, scoreRun(scenario, result, { inventedToolNames }), result as unknown as ProbeRun["result"]);
 }
 
 export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
   const started = performance.now();
   const model = await describeProbeModel(options.model, options.sampling);
   const runs: ProbeRun[] = [];
-  const total = options.scenarios.length * options.architectures.length;
+  const codecs: ReadonlyArray<CodecName | undefined> = options.codecs?.length ? options.codecs : [undefined];
+  // P is node-llama-cpp's own loop: it has no codec, so it runs once.
+  const columns = options.architectures.flatMap((arch): Array<{ arch: Architecture; codec: CodecName | undefined }> => (arch === "P" ? [{ arch, codec: undefined }] : codecs.map((codec) => ({ arch, codec }))));
+  const total = options.scenarios.length * columns.length;
   for (const scenario of options.scenarios) {
-    for (const arch of options.architectures) {
-      const position = `[${runs.length + 1}/${total}] ${arch} ${scenario.id}`;
+    for (const { arch, codec } of columns) {
+      const position = `[${runs.length + 1}/${total}] ${arch}${codec ? ` ${codec}` : ""} ${scenario.id}`;
       const run = await runScenario(options.model, scenario, arch, {
         profile: options.profile,
         spy: options.spy,
+        codec,
         sampling: model.sampling,
         onEvent: (event) => {
           if (event.type === "turn-end") options.onProgress?.(`${position} turn ${event.turn.index} done`);

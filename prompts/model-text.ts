@@ -18,6 +18,33 @@ export const DEFAULT_SYSTEM_PROMPT =
   "You are a careful assistant that answers by calling tools. Each reply is one JSON step: a short thought about what the " +
   "conversation already provides and what is still missing, then one call. Call FinalAnswer once the tool results answer the question.";
 
+/**
+ * The system prompt for a step in the model family's own call syntax (the
+ * "native" codec): the same job without the JSON step, since the step is the
+ * thought as plain text and then one call as the family writes calls.
+ */
+export const NATIVE_SYSTEM_PROMPT =
+  "You are a careful assistant that answers by calling tools. Each reply is a short thought about what the " +
+  "conversation already provides and what is still missing, then one tool call. Call FinalAnswer once the tool results answer the question.";
+
+/**
+ * The tool section the "json" codec appends to the system prompt (formats
+ * without a call syntax of their own): each tool with its JSON Schema, then
+ * the step's shape, exactly as the grammar forces it.
+ */
+export const JSON_STEP_TOOLS = {
+  heading: "Tools:",
+  tool: (name: string, description: string, params: string) => `- ${name}: ${description} Arguments (JSON Schema): ${params}`,
+  answer: (description: string) => `- FinalAnswer: ${description} Write it as "answer", a string.`,
+  shape: (thought: boolean) =>
+    thought
+      ? 'Reply with one JSON object and nothing else: {"thought":"…","call":{"tool":"<tool name>","args":{…}}}, or {"thought":"…","call":{"tool":"FinalAnswer","answer":"…"}}.'
+      : 'Reply with one JSON object and nothing else: {"call":{"tool":"<tool name>","args":{…}}}, or {"call":{"tool":"FinalAnswer","answer":"…"}}.',
+};
+
+/** How the "json" codec shows a call's result: the next user turn, since the format has no tool role of its own. */
+export const OBSERVATION = (tool: string, result: string) => `${tool} returned: ${result}`;
+
 /** How FinalAnswer is documented beside the tools. */
 export const FINAL_ANSWER_DESCRIPTION = "Give the final answer to the user, using only what the tool results established.";
 

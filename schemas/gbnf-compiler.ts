@@ -1,4 +1,5 @@
 import { RuleSet } from "./gbnf-rules.js";
+import { JSON_LAYOUTS, type JsonLayout, type JsonLayoutName } from "./json-layout.js";
 import { KEYWORD_BY_NAME } from "./keyword-support.js";
 import { GBNF_REPETITION_LIMIT, type EmitContext, type Schema } from "./keywords/keyword.js";
 import { emitType } from "./keywords/type-keyword.js";
@@ -11,7 +12,8 @@ export { GBNF_REPETITION_LIMIT };
 /**
  * TypeBox (JSON Schema) → GBNF, for llama.cpp to sample under.
  *
- * What the grammar produces is compact canonical JSON: no whitespace,
+ * What the grammar produces is canonical JSON: compact (no whitespace) or
+ * spaced (one space after each comma and colon, as the layout option says),
  * properties in schema key order, strings with JSON.stringify's escapes only,
  * and nothing after the final closing bracket. Every string and array is
  * bounded, so a model that loops inside a free-text field is stopped by the
@@ -24,16 +26,21 @@ export interface GbnfCompileOptions {
   defaultMaxLength?: number;
   /** Upper bound for arrays that declare no maxItems. Defaults to 16 items. */
   defaultMaxItems?: number;
+  /** How the JSON is laid out. Defaults to "compact". */
+  layout?: JsonLayoutName;
 }
 
 class Compiler implements EmitContext {
   readonly rules = new RuleSet();
   readonly defaultMaxLength: number;
   readonly defaultMaxItems: number;
+  readonly layout: JsonLayout;
 
   constructor(options: GbnfCompileOptions) {
     this.defaultMaxLength = options.defaultMaxLength ?? 256;
     this.defaultMaxItems = options.defaultMaxItems ?? 16;
+    this.layout = JSON_LAYOUTS[options.layout ?? "compact"];
+    if (!this.layout) throw new RangeError(`layout must be "compact" or "spaced": ${String(options.layout)}`);
     for (const [option, value] of [["defaultMaxLength", this.defaultMaxLength], ["defaultMaxItems", this.defaultMaxItems]] as const) {
       if (!Number.isInteger(value) || value < 0 || value > GBNF_REPETITION_LIMIT) {
         throw new RangeError(`${option} must be an integer in [0, ${GBNF_REPETITION_LIMIT}]: ${value}`);
@@ -49,7 +56,7 @@ class Compiler implements EmitContext {
     const node = schema as Schema;
     checkKeywords(node, path);
 
-    if (Object.hasOwn(node, "const")) return emitConst(node, path);
+    if (Object.hasOwn(node, "const")) return emitConst(this, node, path);
     if (Array.isArray(node.enum)) return emitEnum(this, node.enum, path, nameHint);
     const union = node.anyOf ?? node.oneOf;
     if (union !== undefined) return emitUnion(this, node, union, path, nameHint);
@@ -76,5 +83,22 @@ function checkKeywords(node: Schema, path: string): void {
 export function compileGbnf(schema: unknown, options: GbnfCompileOptions = {}): string {
   const compiler = new Compiler(options);
   const root = compiler.compile(schema, "", "value");
+  return compiler.rules.render(root);
+}
+
+/** What a grammar built around several schemas may use: each schema's expression, and the rule set to name its own rules in. */
+export interface GbnfComposer {
+  readonly rules: RuleSet;
+  compile(schema: unknown, nameHint: string): string;
+}
+
+/**
+ * A grammar whose root the caller writes around compiled schemas (a step in
+ * a model family's call syntax: text, literals, and JSON arguments). `build`
+ * returns the root expression. Throws UnsupportedSchemaError as compileGbnf.
+ */
+export function composeGbnf(options: GbnfCompileOptions, build: (composer: GbnfComposer) => string): string {
+  const compiler = new Compiler(options);
+  const root = build({ rules: compiler.rules, compile: (schema, nameHint) => compiler.compile(schema, "", nameHint) });
   return compiler.rules.render(root);
 }

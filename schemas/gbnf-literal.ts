@@ -19,8 +19,3 @@ export function gbnfLiteral(text: string): string {
   }
   return `"${body}"`;
 }
-
-/** The compact JSON text of a value as a GBNF literal: what the model must write, byte for byte. */
-export function gbnfJsonLiteral(value: unknown): string {
-  return gbnfLiteral(JSON.stringify(value));
-}

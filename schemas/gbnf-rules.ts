@@ -37,6 +37,22 @@ function asciiRanges(excluded: string): Array<[number, number]> {
 const BEYOND_ASCII: Array<[number, number]> = [[0x7f, 0xd7ff], [0xe000, 0xfffc], [0xfffe, 0x10ffff]];
 const unescaped = (excluded: string) => charClass([...asciiRanges(excluded), ...BEYOND_ASCII]);
 
+/**
+ * A character of free text outside JSON (a thought written as the
+ * assistant's own text): printable, no space or other whitespace, none of
+ * `excluded`, and the same code points beyond ASCII as a JSON string.
+ */
+export function textCharClass(excluded: string): string {
+  const ranges: Array<[number, number]> = [];
+  for (let code = 0x21; code <= 0x7e; code++) {
+    if (excluded.includes(String.fromCharCode(code))) continue;
+    const last = ranges.at(-1);
+    if (last && last[1] === code - 1) last[1] = code;
+    else ranges.push([code, code]);
+  }
+  return charClass([...ranges, ...BEYOND_ASCII]);
+}
+
 const ESCAPES = '"\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])';
 
 /** Shared terminal rules, emitted once at the end when referenced. */

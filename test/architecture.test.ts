@@ -77,6 +77,8 @@ const MAY_IMPORT: Array<[room: string, allowed: Array<string | RegExp>]> = [
   ["runtime/history/", ["schemas/", "prompts/", "runtime/model/model-port"]],
   ["runtime/tools/", ["schemas/", "prompts/"]],
   ["runtime/gate/", ["schemas/", "prompts/", "guards/", "runtime/model/", "runtime/history/"]],
+  // How a step is written and shown: the model family's call frame, read off its chat wrapper.
+  ["runtime/codec/", ["schemas/", "prompts/", "runtime/model/", "runtime/history/"]],
   ["runtime/loop/", ["schemas/", "prompts/", "guards/", "runtime/"]],
   // What a user copies from, written against the public API alone.
   ["demos/", ["index.ts", "testing.ts"]],

@@ -36,7 +36,8 @@ const CHECK_CLASS: Record<string, string> = { ok: "ok", error: "refused", invali
 
 function turnCard(turn: TurnRecord): string {
   const reused = turn.prompt.tokens - turn.prompt.evaluated;
-  const cost = `prompt ${turn.prompt.tokens} tokens (${turn.prompt.evaluated} evaluated, ${reused} reused) · ${turn.generatedTokens} generated · ${fixed(turn.ms.total)}`;
+  const appended = turn.prompt.appended === null ? "" : `, ${turn.prompt.appended} appended`;
+  const cost = `prompt ${turn.prompt.tokens} tokens (${turn.prompt.evaluated} evaluated, ${reused} reused${appended}) · ${turn.generatedTokens} generated · ${fixed(turn.ms.total)}`;
   return `<section class="card" data-turn="${turn.index}">
 <div class="row"><h3>Turn ${turn.index}</h3><span class="badge ${CHECK_CLASS[turn.check ?? ""] ?? ""}" data-check="${turn.check ?? ""}">${escapeHtml(turn.check ?? "no step")}</span><span class="muted" data-cost>${cost}</span></div>
 <dl>${allowed(turn)}${decisions(turn.guards)}${step(turn)}</dl>
@@ -66,7 +67,7 @@ export function renderTrace(result: RunResult): string {
     result.unverified ? "unverified: no tool result supports it" : "",
   ].filter(Boolean);
   const header = `<h1>${escapeHtml(result.task)}</h1>
-<p class="meta">${escapeHtml(result.model.name)} · ${escapeHtml(result.model.wrapper)} format · profile ${escapeHtml(result.profile)} · ${result.turns.length} turn(s) · ${result.tokens.generated} tokens generated, ${result.tokens.evaluated} of ${result.tokens.prompt} prompt tokens evaluated · ${fixed(result.ms.total)}</p>
+<p class="meta">${escapeHtml(result.model.name)} · ${escapeHtml(result.model.wrapper)} format · steps written as ${escapeHtml(result.codec)} · profile ${escapeHtml(result.profile)} · ${result.turns.length} turn(s) · ${result.tokens.generated} tokens generated, ${result.tokens.evaluated} of ${result.tokens.prompt} prompt tokens evaluated · ${fixed(result.ms.total)}</p>
 <section class="card" id="ending"><div class="row"><span class="badge ${result.status}" data-status="${result.status}">${result.status}</span><b data-reason="${result.reason}">${escapeHtml(result.reason)}</b></div><dl><dt>answer</dt>${ending}${flags.length > 0 ? `<dt>flags</dt><dd>${escapeHtml(flags.join("; "))}</dd>` : ""}</dl></section>`;
   const judgements = result.judgements.length > 0 ? `<h2>Judgements</h2>${result.judgements.map(judgementCard).join("")}` : "";
   return page(`narrowgauge trace: ${result.task}`, `${header}${judgements}<h2>Turns</h2>${result.turns.map(turnCard).join("\n")}`);

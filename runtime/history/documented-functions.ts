@@ -18,14 +18,17 @@ export function toNodeLlamaCppSchema(schema: unknown): unknown {
  * message: every tool (the full set, every turn, so the prompt prefix never
  * changes) plus FinalAnswer unless `finalAnswer: false`. Also what to hand
  * node-llama-cpp's own LlamaChat to document the same tools the same way.
+ * `answerRequired` documents FinalAnswer's answer as required, as the
+ * grammar has it (the JSON step as the trained model learned it, json-v1,
+ * leaves it out).
  */
-export function chatModelFunctions(tools: readonly ToolSchemaSpec[], options: { finalAnswer?: boolean } = {}): ChatModelFunctions {
+export function chatModelFunctions(tools: readonly ToolSchemaSpec[], options: { finalAnswer?: boolean; answerRequired?: boolean } = {}): ChatModelFunctions {
   const functions: Record<string, { description: string; params: unknown }> = {};
   for (const tool of tools) functions[tool.name] = { description: tool.description, params: toNodeLlamaCppSchema(tool.params) };
   if (options.finalAnswer !== false) {
     functions[FINAL_ANSWER] = {
       description: FINAL_ANSWER_DESCRIPTION,
-      params: { type: "object", properties: { answer: { type: "string" } } },
+      params: { type: "object", properties: { answer: { type: "string" } }, ...(options.answerRequired ? { required: ["answer"] } : {}) },
     };
   }
   return functions as ChatModelFunctions;

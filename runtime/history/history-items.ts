@@ -25,6 +25,21 @@ export function callItem(thought: string | undefined, name: string, args: unknow
   };
 }
 
+/**
+ * Appends items to a history. With `joinModelTurns`, a model item that
+ * follows a model item (a call step after a call step) continues that
+ * response instead of starting one: node-llama-cpp separates two model items
+ * with an extra "\n\n" that the model never wrote, while one response
+ * holding several calls renders each as the family writes consecutive calls.
+ */
+export function appendItems(history: ChatHistoryItem[], items: readonly ChatHistoryItem[], options: { joinModelTurns: boolean }): void {
+  for (const item of items) {
+    const last = history.at(-1);
+    if (options.joinModelTurns && item.type === "model" && last?.type === "model") history[history.length - 1] = { ...last, response: [...last.response, ...item.response] };
+    else history.push(item);
+  }
+}
+
 /** Feedback the loop appends in the user's voice (a reply that could not be used, a guard's note). */
 export function feedbackItem(text: string): ChatHistoryItem {
   return { type: "user", text };

@@ -1,34 +1,34 @@
 import { compileGbnf } from "../../schemas/gbnf-compiler.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { topLevelProperties } from "../../schemas/schema-shapes.js";
-import { buildStepSchema } from "../../schemas/step-schema.js";
+import { buildStepSchema, stepParts } from "../../schemas/step-schema.js";
 import { GrammarRejectedError } from "../model/llama/llama-grammar-cache.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { RunConfig } from "./run-config.js";
 
 /**
  * Before the first model call: the widest step grammar a run can sample under
- * (every tool, FinalAnswer, the thought) is parsed by the model's own
+ * (every tool, FinalAnswer, the thought, written in the run's codec) is parsed by the model's own
  * llama.cpp (ModelPort.checkGrammar), so a grammar llama.cpp would refuse is
  * a configuration error now, not a `grammar-rejected` ending later. When it
  * is refused, each tool's and then each parameter's grammar alone find what
  * to name. Parsed grammars are cached by the port.
  */
-export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" | "thoughtMaxLength" | "answerMaxLength">, registry: ToolRegistry): Promise<void> {
+export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" | "codec" | "thoughtMaxLength" | "answerMaxLength">, registry: ToolRegistry): Promise<void> {
   const port = config.model;
   if (!port.checkGrammar) return;
   const check = (gbnf: string) => port.checkGrammar!(gbnf);
-  const widest = buildStepSchema({
+  const options = {
     tools: registry.tools,
     final: true,
     thought: config.profile.thought,
     thoughtMaxLength: config.thoughtMaxLength,
     answerMaxLength: config.answerMaxLength,
     answerNumbers: config.profile.provenance === "grammar" ? [] : null,
-  });
+  };
   let refusal: unknown;
   try {
-    return await check(cachedGbnf(widest));
+    return await check(config.codec.grammar(buildStepSchema(options), stepParts(options)));
   } catch (error) {
     if (!(error instanceof GrammarRejectedError)) throw error;
     refusal = error;

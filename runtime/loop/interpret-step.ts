@@ -1,15 +1,14 @@
 import { INVALID_STEP } from "../../prompts/model-text.js";
-import { FINAL_ANSWER } from "../../schemas/step-schema.js";
+import type { LogicalStep, StepCodec } from "../codec/step-codec.js";
+import { FINAL_ANSWER, type StepParts } from "../../schemas/step-schema.js";
 import { validateAgainst, type SchemaIssue } from "../../schemas/validator-cache.js";
 import type { PortGeneration } from "../model/model-port.js";
 import { AbortedOutputError, SchemaViolationError, UnknownToolOutputError, type OutputError } from "../model/output-errors.js";
 import { parseGeneration } from "../model/parse-generation.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 
-export interface ParsedStep {
-  thought?: string;
-  call: { tool: string; args?: unknown; answer?: string };
-}
+/** A step as the loop reads it: the codec's logical step. */
+export type ParsedStep = LogicalStep;
 
 /**
  * What one sampled output means for the loop:
@@ -28,8 +27,9 @@ export type StepOutcome =
   | { kind: "invalid"; error: OutputError }
   | { kind: "aborted" };
 
-export function interpretStep(generation: PortGeneration, schema: object, registry: ToolRegistry): StepOutcome {
-  const parsed = parseGeneration<ParsedStep>(generation, schema);
+export function interpretStep(generation: PortGeneration, step: { schema: object; parts: StepParts }, registry: ToolRegistry, codec: Pick<StepCodec, "decode">): StepOutcome {
+  const { schema } = step;
+  const parsed = parseGeneration<ParsedStep>(generation, schema, (text) => codec.decode(text, step.parts));
   if (parsed.ok) {
     const { call } = parsed.value;
     if (call.tool === FINAL_ANSWER) return { kind: "final", step: parsed.value, answer: call.answer ?? "" };

@@ -1,7 +1,7 @@
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
 import { runState, type CallAttempt, type RunState } from "../../guards/run-state.js";
 import type { JudgeOptions } from "../gate/judge.js";
-import { chatModelFunctions } from "../history/documented-functions.js";
+import type { HeldText } from "../history/held-prompt.js";
 import { initialHistory } from "../history/history-items.js";
 import type { ModelSession } from "../model/model-port.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
@@ -12,12 +12,14 @@ import { freshnessOf, toolRequired } from "./tool-requirement.js";
 /** What the questions of one conversation share: the tools, their documentation, and the history in the model's own format. */
 export interface Conversation {
   readonly registry: ToolRegistry;
-  /** The full tool set as the chat wrapper documents it: the same every turn, so the prompt prefix never changes. */
-  readonly functions: ChatModelFunctions;
+  /** The full tool set as the chat wrapper documents it (absent when the codec documents the tools in the system text): the same every turn, so the prompt prefix never changes. */
+  readonly functions: ChatModelFunctions | undefined;
   /** Append-only: each prompt extends the last, so the KV cache is reused. */
   readonly history: ChatHistoryItem[];
   /** The questions asked before the current one, with the calls that succeeded answering them (append-only). */
   readonly earlier: Array<{ readonly task: string; readonly calls: readonly CallAttempt[] }>;
+  /** What the model session read and wrote in the last step, as the history shows it: the next prompt starts with these tokens where its text does. */
+  held: HeldText | undefined;
 }
 
 /** One question being answered: a run, or one ask of a conversation. Its facts are its recorder's records. */
@@ -32,8 +34,9 @@ export interface Question {
 /** A conversation's tools and history, from the first question's configuration. Throws only for configuration errors (tool definitions, names, schemas). */
 export function createConversation(config: RunConfig): Conversation {
   const registry = new ToolRegistry(config.tools);
-  // The model reads the names it writes (modelFacingName).
-  return { registry, functions: chatModelFunctions(registry.tools), history: initialHistory(config.system, config.task), earlier: [] };
+  // The model reads the names it writes (modelFacingName); the codec says who documents the tools, and how.
+  const { system, functions } = config.codec.prelude(config.system, registry.tools, config.profile.thought);
+  return { registry, functions, history: initialHistory(system, config.task), earlier: [], held: undefined };
 }
 
 /** The run state the guards read before the next turn, derived from the question's records. */

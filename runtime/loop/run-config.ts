@@ -1,6 +1,8 @@
 import { guardPipeline } from "../../guards/guard-list.js";
 import type { Guard } from "../../guards/guard.js";
 import { PROFILES, profileForParameters, type GuardProfile, type ProfileName } from "../../guards/profiles.js";
+import { chooseCodec } from "../codec/choose-codec.js";
+import type { StepCodec } from "../codec/step-codec.js";
 import type { ModelPort } from "../model/model-port.js";
 import type { Sampling } from "../model/sampling.js";
 import { resolveDeclared, type ResolvedValue } from "./options/option-kinds.js";
@@ -16,9 +18,13 @@ type Declared = { -readonly [Name in keyof typeof RUN_OPTIONS]: ResolvedValue<(t
  * A run's options with every default resolved: what the loop reads, and
  * nothing else. The declared options as they resolve, and what follows from
  * them: the profile (by name or custom) and the guards it switches on, the
- * sampling, the strategy, a signal.
+ * codec and its system prompt, the sampling, the strategy, a signal.
  */
-export interface RunConfig extends Omit<Declared, "profile" | "guards" | "sampling" | "strategy" | "signal" | "onEvent"> {
+export interface RunConfig extends Omit<Declared, "profile" | "guards" | "sampling" | "strategy" | "signal" | "onEvent" | "codec" | "system"> {
+  /** How steps are written and shown. */
+  codec: StepCodec;
+  /** The system prompt: the caller's, or the codec's. */
+  system: string;
   profileName: ProfileName | "custom";
   profile: GuardProfile;
   /** The guards this run uses, in the order they run (built-in ones switched on by the profile, then the caller's). */
@@ -48,8 +54,11 @@ function resolveProfile(option: ProfileName | GuardProfile | undefined, model: M
 export function resolveRunConfig(options: RunAgentOptions): RunConfig {
   const declared = resolveDeclared(RUN_OPTIONS, options as Record<string, unknown>) as Declared;
   const { name, profile } = resolveProfile(declared.profile, declared.model);
+  const codec = chooseCodec(declared.model, declared.codec);
   return {
     ...declared,
+    codec,
+    system: declared.system ?? codec.defaultSystem,
     profileName: name,
     profile,
     guards: guardPipeline(profile, declared.guards),

@@ -44,7 +44,7 @@ export class RunRecorder {
   private ended: RunResult | undefined;
 
   constructor(
-    private readonly config: Pick<RunConfig, "task" | "model" | "profileName" | "profile" | "requireTool" | "onEvent">,
+    private readonly config: Pick<RunConfig, "task" | "model" | "profileName" | "profile" | "requireTool" | "onEvent" | "codec">,
     /** How the tools are named for the model; records and events give the original names. */
     private readonly naming?: ToolNames,
   ) {}
@@ -127,6 +127,7 @@ export class RunRecorder {
       task: this.config.task,
       reason,
       profile: this.config.profileName,
+      codec: this.config.codec.name,
       requireTool: toolRequired(this.config, freshnessOf(this.judgements)),
       judgements: this.judgements,
       turns: this.turns,

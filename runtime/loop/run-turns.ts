@@ -1,5 +1,5 @@
 import { afterRepeat, repeatsLastTurn } from "../../guards/g9-stall.js";
-import { callItem, feedbackItem } from "../history/history-items.js";
+import { appendItems, feedbackItem } from "../history/history-items.js";
 import { ContextOverflowError } from "../model/context-overflow.js";
 import type { PortGeneration } from "../model/model-port.js";
 import { actOnCall } from "./act-on-call.js";
@@ -51,7 +51,9 @@ export async function runTurns(question: Question): Promise<RunResult> {
       return failure(error);
     }
     turn.generation(generation);
-    const outcome = interpretStep(generation, input.schema, conversation.registry);
+    const outcome = interpretStep(generation, input, conversation.registry, config.codec);
+    // What the session now holds, as the next prompt will show it: this prompt, and the step only if the history shows it.
+    conversation.held = { text: input.rendered.text, tokens: input.prompt };
     recordStep(turn, outcome);
     recorder.emit({ type: "step", index, raw: turn.record.raw, step: turn.record.step, failure: turn.record.failure });
 
@@ -71,7 +73,8 @@ export async function runTurns(question: Question): Promise<RunResult> {
       const attempt = await actOnCall(question, state, outcome, turn, input);
       recorder.commit(turn);
       if (attempt === "aborted") return recorder.end("aborted");
-      conversation.history.push(callItem(outcome.step.thought, attempt.name, attempt.args, attempt.result));
+      appendItems(conversation.history, config.codec.callItems(generation.text, outcome.step, attempt), { joinModelTurns: config.codec.verbatim });
+      if (config.codec.verbatim && generation.tokens) conversation.held = { text: input.rendered.text + generation.text, tokens: [...input.prompt, ...generation.tokens] };
       continue;
     }
     recorder.commit(turn);
@@ -87,7 +90,8 @@ function startTurn(question: Question, index: number, input: TurnInput, repeated
   const turn = new TurnBuilder(index, visible, input.decisions, input.notes, repeated);
   turn.record.ms.grammar = input.ms.grammar;
   turn.record.ms.render = input.ms.render;
-  if (config.spy) turn.record.spy = { prompt: config.model.detokenizeForSpy(input.prompt), tokens: input.prompt.length, grammar: input.gbnf };
+  turn.record.prompt.appended = input.rendered.appended;
+  if (config.spy) turn.record.spy = { prompt: config.model.detokenizeForSpy(input.prompt), tokens: input.prompt.length, grammar: input.gbnf, codec: config.codec.name };
   recorder.emit({ type: "turn-start", index, visible });
   return turn;
 }

@@ -1,6 +1,7 @@
 import type { GuardDecision } from "../../guards/guard.js";
 import type { ProfileName } from "../../guards/profiles.js";
 import type { TurnCheck } from "../../guards/run-state.js";
+import type { CodecName } from "../codec/step-codec.js";
 import type { Judgement } from "../gate/judge.js";
 import type { ModelDescription } from "../model/model-port.js";
 import type { ToolFailureCode } from "../tools/tool-observation.js";
@@ -63,8 +64,15 @@ export interface TurnRecord {
   ungrounded?: number[];
   /** For a final answer: known names (subject values) in it that neither the task nor a tool result names. */
   ungroundedNames?: string[];
-  /** Prompt length in tokens, and how many were evaluated (not already in the KV cache). */
-  prompt: { tokens: number; evaluated: number };
+  /**
+   * Prompt length in tokens, how many were evaluated (not already in the KV
+   * cache), and how many come after what the session held from the turn
+   * before (that prompt, and its step where the history shows it verbatim);
+   * `appended` is null when the prompt does not extend those tokens (an
+   * earlier part was rendered anew). `evaluated − appended` is what a turn
+   * boundary cost.
+   */
+  prompt: { tokens: number; evaluated: number; appended: number | null };
   /** The sampled text, exactly. */
   raw: string;
   /** The parsed, validated step; null when the output failed to parse or validate. */
@@ -76,8 +84,8 @@ export interface TurnRecord {
   generatedTokens: number;
   /** Milliseconds: rendering the prompt, compiling the grammar, evaluating the prompt, sampling, the tool, the whole turn. */
   ms: { render: number; grammar: number; prompt: number; sampling: number; tool: number; total: number };
-  /** The prompt spy, when enabled: the exact prompt with special tokens visible, its token count, and the grammar. */
-  spy?: { prompt: string; tokens: number; grammar: string };
+  /** The prompt spy, when enabled: the exact prompt with special tokens visible, its token count, the grammar, and the codec the step was written in. */
+  spy?: { prompt: string; tokens: number; grammar: string; codec: CodecName };
 }
 
 /** What every run result holds, whatever its ending. */
@@ -86,6 +94,8 @@ export interface RunRecord {
   reason: RunEndReason;
   /** The guard profile the run used. */
   profile: ProfileName | "custom";
+  /** How the run's steps were written (see RunAgentOptions.codec); "node-llama-cpp" for a run of node-llama-cpp's own function calling (the probe's peer baseline). */
+  codec: CodecName | "node-llama-cpp";
   /** Whether FinalAnswer waited for a successful tool call. */
   requireTool: boolean;
   /** The answer gate's model calls (freshness, verdicts), counted in the token and time totals. */

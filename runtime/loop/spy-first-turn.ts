@@ -1,4 +1,5 @@
 import type { GuardDecision } from "../../guards/guard.js";
+import type { CodecName } from "../codec/step-codec.js";
 import { createConversation, stateOf } from "./question.js";
 import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
 import { RunRecorder } from "./run-recorder.js";
@@ -13,6 +14,8 @@ export interface FirstTurn {
   grammar: string;
   visible: TurnRecord["visible"];
   guards: GuardDecision[];
+  /** How the step is written, and what that looks like (see RunAgentOptions.codec). */
+  codec: { name: CodecName; syntax: string };
 }
 
 /**
@@ -31,5 +34,6 @@ export function spyFirstTurn(options: RunAgentOptions): FirstTurn {
     grammar: input.gbnf,
     visible: { tools: input.view.tools, final: input.view.final, enums: input.view.enums },
     guards: input.decisions,
+    codec: { name: config.codec.name, syntax: config.codec.syntax },
   };
 }

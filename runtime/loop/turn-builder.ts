@@ -23,7 +23,7 @@ export class TurnBuilder {
       visible,
       guards: [...guards],
       check: null,
-      prompt: { tokens: 0, evaluated: 0 },
+      prompt: { tokens: 0, evaluated: 0, appended: null },
       raw: "",
       step: null,
       failure: null,
@@ -52,7 +52,7 @@ export class TurnBuilder {
   }
 
   generation(generation: PortGeneration): void {
-    this.record.prompt = generation.prompt;
+    this.record.prompt = { ...generation.prompt, appended: this.record.prompt.appended };
     this.record.raw = generation.text;
     this.record.generatedTokens = generation.generatedTokens;
     this.record.ms.prompt += generation.ms.prompt;

@@ -3,11 +3,11 @@ import { decideView } from "../../guards/decide-view.js";
 import { domainsOf } from "../../guards/facts/enum-domains.js";
 import type { GuardDecision, View } from "../../guards/guard.js";
 import type { RunState } from "../../guards/run-state.js";
-import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { narrowParams } from "../../schemas/narrow-params.js";
 import { buildStepSchema, stepParts, type StepParts, type StepSchema, type StepSchemaOptions, type ToolSchemaSpec } from "../../schemas/step-schema.js";
 import { feedbackItem } from "../history/history-items.js";
-import { renderHistory } from "../history/render-history.js";
+import { nextPrompt } from "../history/held-prompt.js";
+import { renderContext } from "../history/render-history.js";
 import type { Question } from "./question.js";
 
 export interface TurnInput {
@@ -17,6 +17,8 @@ export interface TurnInput {
   parts: StepParts;
   gbnf: string;
   prompt: readonly number[];
+  /** The prompt's text as rendered, and how many of its tokens come after what the session held (null: an earlier part was rendered anew). */
+  rendered: { text: string; appended: number | null };
   /** Guard notes new this turn: the prompt shows them appended to the conversation (each note once per question). */
   notes: string[];
   /** Milliseconds building the schema and grammar, and rendering the prompt. */
@@ -29,8 +31,19 @@ export interface TurnInput {
  * context), rendered and tokenized.
  */
 export function renderShown(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], extra: readonly ChatHistoryItem[] = []): readonly number[] {
+  return renderShownPrompt(question, appended, extra).tokens;
+}
+
+/**
+ * renderShown with the rendered text, and with the session's held tokens
+ * kept where the text extends them and the codec shows steps verbatim.
+ */
+function renderShownPrompt(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], extra: readonly ChatHistoryItem[] = []) {
   const { config, conversation } = question;
-  return renderHistory(config.model, [...config.strategy.showHistory([...conversation.history, ...appended]), ...extra], conversation.functions);
+  const rendered = renderContext(config.model.chatWrapper, [...config.strategy.showHistory([...conversation.history, ...appended]), ...extra], conversation.functions, {
+    continueAfterCall: config.codec.verbatim,
+  });
+  return nextPrompt(config.model, rendered, conversation.held, config.codec.verbatim);
 }
 
 /**
@@ -59,8 +72,12 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
     answerMaxLength: config.answerMaxLength,
   };
   const schema = buildStepSchema(options);
-  const gbnf = cachedGbnf(schema);
+  const parts = stepParts(options);
+  const gbnf = config.codec.grammar(schema, parts);
   const grammarMs = performance.now() - started;
-  const prompt = renderShown(question, notes.map(feedbackItem));
-  return { view, decisions, schema, parts: stepParts(options), gbnf, prompt, notes, ms: { grammar: grammarMs, render: performance.now() - started - grammarMs } };
+  const prompt = renderShownPrompt(question, notes.map(feedbackItem));
+  return {
+    view, decisions, schema, parts, gbnf, prompt: prompt.tokens, rendered: { text: prompt.text, appended: prompt.appended }, notes,
+    ms: { grammar: grammarMs, render: performance.now() - started - grammarMs },
+  };
 }

@@ -1,5 +1,6 @@
 import type { ChatWrapper, LlamaText } from "node-llama-cpp";
 import type { Sampling, SamplingPreset } from "./sampling.js";
+import type { StepEnd } from "./step-end.js";
 
 /** Why a generation stopped; a closed set. */
 export type GenerationStopReason = "grammar-complete" | "end-of-generation" | "max-tokens" | "aborted";
@@ -30,11 +31,22 @@ export interface GenerateRequest {
   prompt: readonly number[];
   /** GBNF text the output must match. */
   gbnf: string;
+  /** Where the grammar's text ends, so generation stops on its last character. Defaults to the end of one JSON value. */
+  end?: StepEnd;
   maxTokens: number;
   sampling?: Sampling;
   signal?: AbortSignal;
-  /** What this turn allows, for scripted models that react to it. A real model sees only prompt and grammar. */
-  context: { turn: number; visible: { tools: readonly string[]; final: boolean }; judgement?: "freshness" | "verdict" };
+  /**
+   * What this turn allows, for scripted models that react to it, and how the
+   * run's codec writes a step (a scripted step object is written that way). A
+   * real model sees only prompt and grammar.
+   */
+  context: {
+    turn: number;
+    visible: { tools: readonly string[]; final: boolean };
+    judgement?: "freshness" | "verdict";
+    encodeStep?: (step: { thought?: string; call: { tool: string; args?: unknown; answer?: string } }) => string;
+  };
   /** Called with each piece of text as it is sampled (a token, or more), in order; the pieces join to the generation's text. */
   onText?: (piece: string) => void;
 }

@@ -11,21 +11,31 @@ import {
 
 export type ParsedOutput<Value> = { ok: true; value: Value; raw: string } | { ok: false; error: OutputError };
 
+/** Reads a value out of generated text, or says why it cannot; never throws. */
+export type TextDecoder = (text: string) => { ok: true; value: unknown } | { ok: false; message: string };
+
+/** JSON text as its value. */
+export const decodeJson: TextDecoder = (text) => {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+};
+
 /**
  * Turns a generation into a value of its schema, or a typed failure that
- * carries the raw text and stop reason. Never throws.
+ * carries the raw text and stop reason. The text is JSON unless `decode`
+ * reads it otherwise (a step in a model family's call syntax). Never throws.
  */
-export function parseGeneration<Value>(generation: Pick<PortGeneration, "text" | "stopReason" | "generatedTokens">, schema: object): ParsedOutput<Value> {
+export function parseGeneration<Value>(generation: Pick<PortGeneration, "text" | "stopReason" | "generatedTokens">, schema: object, decode: TextDecoder = decodeJson): ParsedOutput<Value> {
   const { text: raw, stopReason } = generation;
   if (stopReason === "aborted") return { ok: false, error: new AbortedOutputError(raw) };
   if (raw.includes("\uFFFD")) return { ok: false, error: new InvalidUtf8OutputError(raw, stopReason) };
   if (stopReason === "max-tokens") return { ok: false, error: new TruncatedOutputError(raw, stopReason, generation.generatedTokens) };
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch (error) {
-    return { ok: false, error: new UnparseableOutputError(raw, stopReason, (error as Error).message) };
-  }
+  const decoded = decode(raw);
+  if (!decoded.ok) return { ok: false, error: new UnparseableOutputError(raw, stopReason, decoded.message) };
+  const { value } = decoded;
   const issues = validateAgainst(schema, value);
   if (issues.length > 0) return { ok: false, error: new SchemaViolationError(raw, stopReason, value, issues) };
   return { ok: true, value: value as Value, raw };

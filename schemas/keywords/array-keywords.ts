@@ -1,3 +1,4 @@
+import { gbnfLiteral } from "../gbnf-literal.js";
 import { repeat, sequence } from "../gbnf-rules.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import { emitJsonValue } from "./json-value.js";
@@ -20,7 +21,7 @@ function emitTuple(context: EmitContext, node: Schema, items: unknown[], path: s
     throw new UnsupportedSchemaError("items", path, "tuples need additionalItems: false and minItems = maxItems = the item count (as TypeBox emits)");
   }
   const parts = items.map((item, index) => context.compile(item, `${path}/items/${index}`, `${nameHint}-${index}`));
-  return context.rules.add(nameHint, sequence('"["', parts.join(' "," '), '"]"'));
+  return context.rules.add(nameHint, sequence('"["', parts.join(` ${gbnfLiteral(context.layout.comma)} `), '"]"'));
 }
 
 export function emitArray(context: EmitContext, node: Schema, path: string, nameHint: string): string {
@@ -34,7 +35,7 @@ export function emitArray(context: EmitContext, node: Schema, path: string, name
   // Without items: any JSON value, bounded (see emitJsonValue).
   const compiled = node.items === undefined ? emitJsonValue(context) : context.compile(node.items, `${path}/items`, `${nameHint}-item`);
   const item = RULE_NAME.test(compiled) ? compiled : context.rules.add(`${nameHint}-item`, compiled);
-  const rest = repeat(`("," ${item})`, Math.max(minItems - 1, 0), maxItems - 1);
+  const rest = repeat(`(${gbnfLiteral(context.layout.comma)} ${item})`, Math.max(minItems - 1, 0), maxItems - 1);
   const body = minItems === 0 ? `(${sequence(item, rest)})?` : sequence(item, rest);
   return context.rules.add(nameHint, sequence('"["', body, '"]"'));
 }

@@ -1,3 +1,4 @@
+import { gbnfLiteral } from "../gbnf-literal.js";
 import { repeat, sequence } from "../gbnf-rules.js";
 import type { EmitContext } from "./keyword.js";
 
@@ -18,9 +19,9 @@ export function mapKey(context: EmitContext): string {
  */
 export function emitMapOf(context: EmitContext, value: string, bounds: { minEntries: number; maxEntries: number }, nameHint: string): string {
   const { rules } = context;
-  const entry = rules.add(`${nameHint}-entry`, sequence(mapKey(context), '":"', value));
+  const entry = rules.add(`${nameHint}-entry`, sequence(mapKey(context), gbnfLiteral(context.layout.colon), value));
   if (bounds.maxEntries === 0) return '"{}"';
-  const more = repeat(rules.add(`${nameHint}-more`, sequence('","', entry)), Math.max(bounds.minEntries - 1, 0), bounds.maxEntries - 1);
+  const more = repeat(rules.add(`${nameHint}-more`, sequence(gbnfLiteral(context.layout.comma), entry)), Math.max(bounds.minEntries - 1, 0), bounds.maxEntries - 1);
   const body = bounds.minEntries === 0 ? `(${sequence(entry, more)})?` : sequence(entry, more);
   return rules.add(nameHint, sequence('"{"', body, '"}"'));
 }
@@ -42,7 +43,7 @@ export function emitJsonValue(context: EmitContext): string {
   let value = scalar;
   for (let depth = 1; depth <= JSON_VALUE_DEPTH; depth++) {
     const item = value;
-    const more = repeat(rules.add(`json-more-${depth}`, sequence('","', item)), 0, context.defaultMaxItems - 1);
+    const more = repeat(rules.add(`json-more-${depth}`, sequence(gbnfLiteral(context.layout.comma), item)), 0, context.defaultMaxItems - 1);
     const array = rules.add(`json-array-${depth}`, context.defaultMaxItems === 0 ? '"[]"' : sequence('"["', `(${sequence(item, more)})?`, '"]"'));
     const object = emitMapOf(context, item, { minEntries: 0, maxEntries: context.defaultMaxItems }, `json-object-${depth}`);
     value = rules.add(`json-value-${depth}`, `${scalar} | ${array} | ${object}`);

@@ -1,4 +1,5 @@
 import type { RuleSet } from "../gbnf-rules.js";
+import type { JsonLayout } from "../json-layout.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 
 /**
@@ -41,6 +42,8 @@ export interface EmitContext {
   readonly rules: RuleSet;
   readonly defaultMaxLength: number;
   readonly defaultMaxItems: number;
+  /** How the JSON is laid out: the separators every emitter writes between items, entries, keys and values. */
+  readonly layout: JsonLayout;
   compile(schema: unknown, path: string, nameHint: string): string;
 }
 

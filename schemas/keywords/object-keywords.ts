@@ -102,7 +102,7 @@ export function emitObject(context: EmitContext, node: Schema, path: string, nam
   }
   const entries = Object.entries(properties).map(([key, value]) => ({
     required: required.has(key),
-    pair: sequence(gbnfLiteral(`${JSON.stringify(key)}:`), context.compile(value, `${path}/properties/${key}`, `${nameHint}-${key}`)),
+    pair: sequence(gbnfLiteral(`${JSON.stringify(key)}${context.layout.colon}`), context.compile(value, `${path}/properties/${key}`, `${nameHint}-${key}`)),
   }));
 
   // Comma placement with optional properties, without ambiguity: walking
@@ -110,13 +110,14 @@ export function emitObject(context: EmitContext, node: Schema, path: string, nam
   // been written yet, `after` when something has (so it starts with ",").
   // Keys are distinct literals, so every alternative starts differently.
   const hasOptional = entries.some((entry) => !entry.required);
+  const comma = gbnfLiteral(context.layout.comma);
   let after = "";
   let first = "";
   for (let index = entries.length - 1; index >= 0; index--) {
     const entry = entries[index]!;
     const taken = sequence(entry.pair, after);
     first = entry.required ? taken : first === "" ? `(${taken})?` : `(${taken} | ${first})`;
-    after = entry.required ? sequence('","', entry.pair, after) : sequence(`("," ${entry.pair})?`, after);
+    after = entry.required ? sequence(comma, entry.pair, after) : sequence(`(${comma} ${entry.pair})?`, after);
     // With optional properties `after` is referenced twice per level; name it to keep the grammar linear in size.
     if (hasOptional && after !== "" && index > 0) after = context.rules.add(`${nameHint}-after-${index}`, after);
   }

@@ -1,8 +1,9 @@
-import { gbnfJsonLiteral } from "../gbnf-literal.js";
+import { gbnfLiteral } from "../gbnf-literal.js";
+import { writeJson } from "../json-layout.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import type { EmitContext, KeywordDefinition, Schema } from "./keyword.js";
 
-/** Fixed values: the compact JSON of each, byte for byte. */
+/** Fixed values: the JSON of each in the grammar's layout, byte for byte. */
 export const VALUE_KEYWORDS: readonly KeywordDefinition[] = [
   { keyword: "const", support: "grammar", example: { schema: { const: "a" }, unwritable: "b" } },
   { keyword: "enum", support: "grammar", example: { schema: { enum: ["a", "b"] }, unwritable: "c" } },
@@ -23,11 +24,11 @@ export function alternatives(context: EmitContext, expressions: string[], nameHi
   return context.rules.add(nameHint, unique.join(" | "));
 }
 
-export function emitConst(node: Schema, path: string): string {
-  return gbnfJsonLiteral(checkedLiteral(node.const, "const", path));
+export function emitConst(context: EmitContext, node: Schema, path: string): string {
+  return gbnfLiteral(writeJson(checkedLiteral(node.const, "const", path), context.layout));
 }
 
 export function emitEnum(context: EmitContext, values: unknown[], path: string, nameHint: string): string {
   if (values.length === 0) throw new UnsupportedSchemaError("enum", path, "an empty enum admits no value");
-  return alternatives(context, [...new Set(values.map((value) => gbnfJsonLiteral(checkedLiteral(value, "enum", path))))], nameHint);
+  return alternatives(context, [...new Set(values.map((value) => gbnfLiteral(writeJson(checkedLiteral(value, "enum", path), context.layout))))], nameHint);
 }

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { ChatHistoryItem } from "node-llama-cpp";
+import { ChatMLChatWrapper, JinjaTemplateChatWrapper, Llama3_1ChatWrapper, Llama3ChatWrapper, type ChatHistoryItem, type ChatWrapper } from "node-llama-cpp";
 import { afterAll, describe, expect, it } from "vitest";
 import { CITIES, WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { llamaModelPort, type LlamaModelPort } from "../../runtime/model/llama/load-model.js";
@@ -7,9 +7,11 @@ import type { GenerateRequest } from "../../runtime/model/model-port.js";
 import { openModel } from "../../runtime/model/llama/open-model.js";
 import { renderHistory } from "../../runtime/history/render-history.js";
 import { runAgent } from "../../runtime/loop/run-agent.js";
+import type { RunResult } from "../../runtime/loop/run-types.js";
+import { tokenizerFiles } from "../../bench/forge/real-tokenizers.js";
 import { scriptedModel } from "../../runtime/model/scripted/scripted-model.js";
 import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../helpers/fixture.js";
-import { expectGuardInvariants, rewritableTail } from "../helpers/guard-invariants.js";
+import { expectGuardInvariants, recordingSteps, rewritableTail } from "../helpers/guard-invariants.js";
 import { testLlama } from "../helpers/llama.js";
 
 const TASKS = [WEATHER_TASK, "Convert 20 C to F.", "What is 12 times 7?", "Is it raining in Londres?", "Weather in NYC in Fahrenheit?"];
@@ -59,6 +61,49 @@ describe("guard invariants under random scripted behaviour (property)", () => {
   });
 });
 
+/** What the guards decided and the loop did, turn by turn: everything but how the step was written and shown. */
+const decisions = (result: RunResult) => ({
+  reason: result.reason,
+  answer: result.status === "answered" ? result.answer : null,
+  turns: result.turns.map((turn) => ({ visible: turn.visible, guards: turn.guards, check: turn.check, step: turn.step, tool: turn.tool, failure: turn.failure?.code ?? null })),
+});
+
+/** One chat format per codec: ChatML (json-v1, and json when asked), Llama 3 (json), Qwen3's template and Llama 3.1 (native). */
+/**
+ * Qwen3's template writes an empty think block into the assistant turns after the last user message and drops it
+ * once another user message follows: text from the last user message on may be rendered anew (scripted tokens are code points).
+ */
+const sinceLastUserMessage = (prompt: readonly number[]) => String.fromCodePoint(...prompt).search(/<\|im_start\|>user\n(?!<tool_response>)(?![\s\S]*<\|im_start\|>user\n(?!<tool_response>))/);
+
+const CODECS: Array<{ name: string; chatWrapper: () => ChatWrapper; codec?: "json"; rewritableFrom?: (prompt: readonly number[]) => number }> = [
+  { name: "json-v1 on ChatML", chatWrapper: () => new ChatMLChatWrapper() },
+  { name: "json on ChatML", chatWrapper: () => new ChatMLChatWrapper(), codec: "json" },
+  { name: "json on Llama 3", chatWrapper: () => new Llama3ChatWrapper() },
+  { name: "native on Qwen3's template", chatWrapper: () => new JinjaTemplateChatWrapper({ template: String(tokenizerFiles("qwen3").config.chat_template) }), rewritableFrom: sinceLastUserMessage },
+  { name: "native on Llama 3.1", chatWrapper: () => new Llama3_1ChatWrapper() },
+];
+
+describe("guards under every codec (property)", () => {
+  it("make the same decisions on the same logical steps, whichever way the steps are written and shown", async () => {
+    const wrappers = CODECS.map((entry) => ({ ...entry, wrapper: entry.chatWrapper() }));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...TASKS), fc.array(move, { minLength: 8, maxLength: 8 }), fc.integer({ min: 2, max: 8 }), async (task, moves, maxTurns) => {
+        const runs = await Promise.all(
+          wrappers.map(async ({ wrapper, codec, rewritableFrom }) => {
+            const model = scriptedModel(moves.map((chosen) => (request: GenerateRequest) => output(chosen, request)), { chatWrapper: wrapper });
+            const result = await runAgent({ model, tools: weatherTools, task, profile: "sub1b", maxTurns, codec });
+            expectGuardInvariants(result, { maxTurns, prompts: model.requests.map((request) => request.prompt), openerLength: rewritableTail(renderWith(model)), rewritableFrom });
+            return result;
+          }),
+        );
+        expect(runs.map((run) => run.codec)).toEqual(["json-v1", "json", "json", "native", "native"]);
+        for (const run of runs.slice(1)) expect(decisions(run)).toEqual(decisions(runs[0]!));
+      }),
+      { numRuns: 120 },
+    );
+  });
+});
+
 describe("guard invariants on random-weight models (property)", () => {
   const ports: LlamaModelPort[] = [];
   afterAll(async () => {
@@ -67,11 +112,11 @@ describe("guard invariants on random-weight models (property)", () => {
 
   async function runOn(port: LlamaModelPort, task: string, maxTurns: number, sampling: { temperature?: number; seed?: number }) {
     const prompts: Array<readonly number[]> = [];
-    const generate = port.generate.bind(port);
-    const recording = { ...port, generate: (request: GenerateRequest) => (prompts.push(request.prompt), generate(request)) };
+    const recording = recordingSteps(port, prompts);
     const result = await runAgent({ model: recording, tools: weatherTools, task, profile: "sub1b", maxTurns, sampling, thoughtMaxLength: 48, answerMaxLength: 64 });
     const opener = rewritableTail(renderWith(port));
     expectGuardInvariants(result, { maxTurns, prompts, openerLength: opener });
+    expect(prompts.length).toBe(result.turns.length);
     return result;
   }
 

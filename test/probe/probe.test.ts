@@ -54,4 +54,19 @@ describe("the probe suite", () => {
       await model.dispose();
     }
   });
+
+  it("compares codecs side by side: A, B and C once per codec, P once, each run saying how it wrote its steps", async () => {
+    const scenarios = (await loadScenarios()).filter((scenario) => scenario.id === "dual-op-weather");
+    const model = llamaModelPort(await openModel({ source: { tiny: 1 }, llama: await testLlama() }));
+    try {
+      const report = await runProbe({ model, scenarios, architectures: ["C", "P"], codecs: ["json-v1", "json"] });
+      expect(report.runs.map((run) => `${run.arch} ${run.codec}`)).toEqual(["C json-v1", "C json", "P node-llama-cpp"]);
+      expect(Object.keys(report.summary)).toEqual(["C json-v1", "C json", "P"]);
+      const markdown = renderMarkdown(report);
+      expect(markdown).toContain("## C: forced union, native history, thought, guards by size, steps written as json");
+      expect(markdown).toContain("| C json-v1 |");
+    } finally {
+      await model.dispose();
+    }
+  });
 });

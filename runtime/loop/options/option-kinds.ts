@@ -75,14 +75,6 @@ export function boolean(doc: string, fallback: boolean): WithDefault<boolean> {
   return { doc, defaultText: String(fallback), default: fallback, check, flag: { shape: "switch" } };
 }
 
-export function text(doc: string, fallback: string, defaultText: string, placeholder: string): WithDefault<string> {
-  const check = (value: unknown, name: string) => {
-    if (typeof value !== "string") throw new RangeError(`${name} must be a string: ${String(value)}`);
-    return value;
-  };
-  return { doc, defaultText, default: fallback, check, flag: { shape: "value", placeholder } };
-}
-
 export function choice<const Choice extends string>(doc: string, choices: readonly Choice[], fallback: Choice): WithDefault<Choice> {
   const check = (value: unknown, name: string) => {
     if (!choices.includes(value as Choice)) throw new RangeError(`${name} must be one of ${choices.map((item) => JSON.stringify(item)).join(", ")}: ${JSON.stringify(value)}`);

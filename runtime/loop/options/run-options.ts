@@ -1,12 +1,12 @@
 import type { Guard } from "../../../guards/guard.js";
 import type { GuardProfile, ProfileName } from "../../../guards/profiles.js";
-import { DEFAULT_SYSTEM_PROMPT } from "../../../prompts/model-text.js";
 import { STEP_DEFAULTS } from "../../../schemas/step-schema.js";
 import { GBNF_REPETITION_LIMIT } from "../../../schemas/gbnf-compiler.js";
+import { CODEC_NAMES, type CodecName } from "../../codec/step-codec.js";
 import type { ModelPort } from "../../model/model-port.js";
 import type { Sampling } from "../../model/sampling.js";
 import type { Tool } from "../../tools/define-tool.js";
-import { boolean, choice, integer, names, number, text, value, type OptionsOf, type WithDefault } from "./option-kinds.js";
+import { boolean, choice, integer, names, number, value, type OptionsOf, type WithDefault } from "./option-kinds.js";
 import type { RunEvent } from "../run-types.js";
 import type { TurnStrategy } from "../turn-strategy.js";
 
@@ -36,6 +36,16 @@ function checkSampling(given: unknown, name: string): Sampling {
   return given as Sampling;
 }
 
+function checkText(given: unknown, name: string): string {
+  if (typeof given !== "string") throw new RangeError(`${name} must be a string: ${String(given)}`);
+  return given;
+}
+
+function checkCodec(given: unknown, name: string): CodecName {
+  if (!CODEC_NAMES.includes(given as CodecName)) throw new RangeError(`${name} must be one of ${CODEC_NAMES.map((codec) => JSON.stringify(codec)).join(", ")}: ${JSON.stringify(given)}`);
+  return given as CodecName;
+}
+
 /**
  * runAgent's options, each declared once: its type, default, range and one
  * line of documentation. The options type, the resolved configuration, its
@@ -46,7 +56,15 @@ export const RUN_OPTIONS = {
   model: value<ModelPort>("the model: `await loadModel(…)`, `connectServer(…)`, `scriptedModel(…)` from narrowgauge/testing, or your own ModelPort", "required", { required: true }),
   tools: value<readonly Tool[]>("the tools, made with defineTool", "required", { required: true }),
   task: value<string>("the question or instruction", "required", { required: true }),
-  system: text("system prompt; the chat wrapper appends the tool documentation", DEFAULT_SYSTEM_PROMPT, "DEFAULT_SYSTEM_PROMPT", "text"),
+  system: value<string, string | undefined>("system prompt; the tools' documentation follows it", "the codec's: DEFAULT_SYSTEM_PROMPT for a JSON step, NATIVE_SYSTEM_PROMPT for a native one", {
+    check: checkText,
+    flag: { shape: "value", placeholder: "text" },
+  }),
+  codec: value<CodecName, CodecName | undefined>(
+    "how a step is written: native (the model family's own call syntax, read off its chat wrapper), json (the JSON step, shown as written), or json-v1 (the JSON step in the wrapper's function syntax, as the trained demo model learned it)",
+    "native where the chat format has a call syntax of its own; json-v1 on ChatML; json otherwise",
+    { check: checkCodec, flag: { shape: "value", placeholder: "name", choices: CODEC_NAMES } },
+  ),
   maxTurns: integer("turn budget", { min: 1 }, 8),
   profile: value<ProfileName | GuardProfile, ProfileName | GuardProfile | undefined>("the guard profile (see docs/guards.md): sub1b, mid, large or none; from code, also a custom GuardProfile object", "by the model's parameter count; sub1b when unknown", {
     flag: { shape: "value", placeholder: "name", choices: PROFILE_NAMES },

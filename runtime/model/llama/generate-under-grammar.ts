@@ -1,14 +1,16 @@
 import type { LlamaContextSequence, LlamaGrammar, Token } from "node-llama-cpp";
 import { nodeLlamaCpp } from "./node-llama-cpp.js";
 import { controlTokenBan } from "./control-token-ban.js";
-import { JsonCompletionTracker } from "./json-completion.js";
 import type { GenerationStopReason } from "../model-port.js";
+import { StepEndTracker, type StepEnd } from "../step-end.js";
 import type { Sampling } from "../sampling.js";
 
 export interface GenerateOptions {
   /** The full prompt. Whatever prefix of it the sequence already holds is reused, not re-evaluated. */
   prompt: readonly Token[];
   grammar: LlamaGrammar;
+  /** Where the grammar's text ends (defaults to one JSON value): generation stops there. */
+  end?: StepEnd;
   /** Hard cap on generated tokens. */
   maxTokens: number;
   sampling?: Sampling;
@@ -111,7 +113,7 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
   const pending = await evaluateLongPrompt(sequence, aligned, signal);
 
   const tokens: Token[] = [];
-  const tracker = new JsonCompletionTracker();
+  const tracker = new StepEndTracker(options.end);
   const streamed = new TextStreamer(model, options.onText);
   let stopReason: GenerationStopReason = "end-of-generation";
   let firstTokenAt: number | undefined;

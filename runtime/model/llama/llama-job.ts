@@ -33,6 +33,7 @@ export function llamaJob(opened: OpenedModel, sequence: LlamaContextSequence, re
       generateUnderGrammar(sequence, {
         prompt: request.prompt as never[],
         grammar,
+        end: request.end,
         maxTokens: request.maxTokens,
         sampling: request.sampling,
         signal: request.signal,

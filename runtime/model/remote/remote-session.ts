@@ -1,5 +1,5 @@
 import type { GenerateRequest, GenerationStopReason, PortGeneration } from "../model-port.js";
-import { JsonCompletionTracker } from "../llama/json-completion.js";
+import { StepEndTracker } from "../step-end.js";
 import { GrammarRejectedError } from "../llama/llama-grammar-cache.js";
 import type { SessionJob } from "../serial-session.js";
 import { abortedGeneration } from "../session-generation.js";
@@ -66,9 +66,10 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
   const started = performance.now();
   // As in process: no budget, no generation (llama-server would read n_predict 0 as its own default).
   if (request.maxTokens <= 0) return { ...abortedGeneration(request, started), stopReason: "max-tokens" };
-  const tracker = new JsonCompletionTracker();
+  const tracker = new StepEndTracker(request.end);
   let text = "";
   let streamed = 0;
+  const tokens: number[] = [];
   let complete = false;
   let firstTokenAt: number | undefined;
   let final: Record<string, unknown> | undefined;
@@ -84,6 +85,7 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
       if (!complete && (content || eventTokens)) {
         firstTokenAt ??= performance.now();
         streamed += eventTokens;
+        if (eventTokens) tokens.push(...(event.tokens as number[]));
         const end = tracker.push(content);
         const kept = end >= 0 ? content.slice(0, end) : content;
         text += kept;
@@ -118,6 +120,8 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
     generatedTokens: Math.max(0, predicted - (stopType === "eos" ? 1 : 0)),
     prompt: { tokens: request.prompt.length, evaluated },
     ms: { prompt: (firstTokenAt ?? finished) - started, sampling: finished - (firstTokenAt ?? finished) },
+    // The sampled ids, when the stream named each one (a held-back token would leave the text without its id).
+    ...(tokens.length === predicted - (stopType === "eos" ? 1 : 0) ? { tokens } : {}),
   };
 }
 

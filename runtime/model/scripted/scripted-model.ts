@@ -118,9 +118,10 @@ export function scriptedModel(outputs: readonly ScriptedOutput<readonly ToolSche
         ? { text: output, stopReason: "grammar-complete" as const }
         : "raw" in output && "stopReason" in output && typeof output.raw === "string"
           ? { text: output.raw, stopReason: output.stopReason as GenerationStopReason }
-          : { text: JSON.stringify(output), stopReason: "grammar-complete" as const };
+          : { text: writeStep(request, output), stopReason: "grammar-complete" as const };
     for (const character of text) request.onText?.(character);
-    return { text, stopReason, generatedTokens: Array.from(text).length, prompt, ms: { prompt: 0, sampling: 0 } };
+    const tokens = Array.from(text, (character) => character.codePointAt(0)!);
+    return { text, stopReason, generatedTokens: tokens.length, prompt, ms: { prompt: 0, sampling: 0 }, tokens };
   }
 
   const shared = session();
@@ -136,6 +137,12 @@ export function scriptedModel(outputs: readonly ScriptedOutput<readonly ToolSche
     openSession: async () => session(),
     generate: (request) => shared.generate(request),
   };
+}
+
+/** A scripted object as the run's codec writes a step (a judgement, or a run without a codec: compact JSON). */
+function writeStep(request: GenerateRequest, output: object): string {
+  const encode = request.context.judgement === undefined ? request.context.encodeStep : undefined;
+  return encode ? encode(output as Parameters<typeof encode>[0]) : JSON.stringify(output);
 }
 
 /** A step naming a tool the script was not given fails when the script is made, with a plain message. */

@@ -10,19 +10,24 @@ const steps = [
   { thought: "Both known.", call: { tool: "FinalAnswer", answer: "Paris 18°C, New York 24°C." } },
 ];
 
-/** What each family's native history must show for the first past step (node-llama-cpp's wrapper formats). */
-const families: Array<[string, ChatWrapper, string[]]> = [
-  ["ChatML", new ChatMLChatWrapper(), ["<|im_start|>user\n" + WEATHER_TASK + "<|im_end|>", 'Paris first.||call: CityWeather({"city": "Paris"})', '||result: {"city": "Paris", "temperatureC": 18']],
-  ["Llama-2", new Llama2ChatWrapper(), ["[INST] <<SYS>>", `${WEATHER_TASK} [/INST]`, 'Paris first.||call: CityWeather({"city": "Paris"})']],
-  ["Qwen", new QwenChatWrapper(), ["<tool_call>", '{"name": "CityWeather", "arguments": {"city": "Paris"}}', "<tool_response>\n{\"city\": \"Paris\", \"temperatureC\": 18"]],
-  ["Llama 3.1", new Llama3_1ChatWrapper(), ["<|start_header_id|>user<|end_header_id|>", "Paris first.", "CityWeather", '"temperatureC": 18']],
+/**
+ * What each family's history must show for the first past step, and the codec that writes it: ChatML keeps
+ * the JSON step in node-llama-cpp's function syntax (json-v1, the trained model's prompts); Llama 2 has no call
+ * syntax of its own, so the JSON step is shown as written (json); Qwen and Llama 3.1 write their own (native).
+ */
+const families: Array<[string, ChatWrapper, string, string[]]> = [
+  ["ChatML", new ChatMLChatWrapper(), "json-v1", ["<|im_start|>user\n" + WEATHER_TASK + "<|im_end|>", 'Paris first.||call: CityWeather({"city": "Paris"})', '||result: {"city": "Paris", "temperatureC": 18']],
+  ["Llama-2", new Llama2ChatWrapper(), "json", ["[INST] <<SYS>>", `${WEATHER_TASK} [/INST]`, JSON.stringify(steps[0]), 'CityWeather returned: {"city":"Paris","temperatureC":18']],
+  ["Qwen", new QwenChatWrapper(), "native", ['Paris first.<tool_call>\n{"name": "CityWeather", "arguments": {"city": "Paris"}}\n</tool_call>', "<tool_response>\n{\"city\": \"Paris\", \"temperatureC\": 18"]],
+  ["Llama 3.1", new Llama3_1ChatWrapper(), "native", ["<|start_header_id|>user<|end_header_id|>", 'Paris first.<function=CityWeather>{"city": "Paris"}</function><|eom_id|>', '"temperatureC": 18']],
 ];
 
 describe("native history across chat families", () => {
-  it.each(families)("renders past steps in %s's own function-call format, with the same prefix every turn", async (_family, chatWrapper, expected) => {
+  it.each(families)("renders past steps in %s's own format (codec %s), with the same prefix every turn", async (_family, chatWrapper, codec, expected) => {
     const model = scriptedModel(steps, { chatWrapper });
     const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "mid" });
     expect(result.status).toBe("answered");
+    expect(result.codec).toBe(codec);
     const [first, second, third] = model.requests.map((request) => request.promptText) as [string, string, string];
     for (const fragment of expected) expect(second).toContain(fragment);
     expect(third).toContain("Now New York.");
@@ -31,7 +36,9 @@ describe("native history across chat families", () => {
     expect(second.startsWith(documentation)).toBe(true);
     expect(third.startsWith(documentation)).toBe(true);
     for (const text of [first, second, third]) expect(text).toContain("ConvertTemperature");
-    // Never a plain-text digest: the loop's own step JSON does not appear in the history.
-    expect(third).not.toContain('"call":{"tool"');
+    // A codec that shows steps as written: each prompt is the last one, the step as the model wrote it, then what followed.
+    if (codec !== "json-v1") expect(second.startsWith(first + result.turns[0]!.raw)).toBe(true);
+    // Never a plain-text digest; the JSON step appears only where it is what the model writes.
+    if (codec !== "json") expect(third).not.toContain('"call":{"tool"');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JsonCompletionTracker } from "../../../../runtime/model/llama/json-completion.js";
+import { JsonCompletionTracker } from "../../../runtime/model/json-completion.js";
 
 const consumedAt = (...pieces: string[]): number[] => {
   const tracker = new JsonCompletionTracker();

@@ -1,0 +1,120 @@
+import type { LlamaText } from "node-llama-cpp";
+import { JSON_LAYOUTS, writeJson, type JsonLayoutName } from "../../schemas/json-layout.js";
+import { chatModelFunctions } from "../history/documented-functions.js";
+import { callItem, initialHistory } from "../history/history-items.js";
+import { plainLlamaText, sliceLlamaText } from "../history/llama-text-slice.js";
+import { renderContext } from "../history/render-history.js";
+import type { ModelPort } from "../model/model-port.js";
+
+/**
+ * How a model family's chat wrapper writes one call in an assistant turn,
+ * read off the wrapper itself: `thought + afterThought + NAME + beforeArgs +
+ * ARGS + after` (or `withoutThought + NAME + …` in a step without one), the
+ * arguments in `layout`. A step written in this frame is, byte for byte,
+ * what the wrapper renders for that call in the next turn's history.
+ */
+export interface CallFrame {
+  /** Between the generation prompt and the thought. */
+  readonly beforeThought: string;
+  /** Between the thought and the tool's name. Its first character never occurs in a thought. */
+  readonly afterThought: string;
+  /** Between the generation prompt and the name, in a step without a thought. */
+  readonly withoutThought: string;
+  /** Between the name and the arguments. */
+  readonly beforeArgs: string;
+  /** After the arguments, up to the first token only a special token can write (the model's end of turn). */
+  readonly after: string;
+  readonly layout: JsonLayoutName;
+}
+
+export type FrameProbe = { ok: true; frame: CallFrame } | { ok: false; reason: string };
+
+const PROBE = {
+  thought: "Probe thought.",
+  name: "ProbeTool",
+  args: { alpha: "x y", beta: [1, 2] },
+  result: { ok: true },
+  tools: [{ name: "ProbeTool", description: "A probe.", params: { type: "object", properties: { alpha: { type: "string" }, beta: { type: "array", items: { type: "number" } } } } }],
+} as const;
+
+type Renderer = Pick<ModelPort, "chatWrapper" | "tokenize" | "detokenizeForSpy">;
+
+const sameTokens = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((token, index) => token === b[index]);
+
+/** Whether the sampler can write this text: it tokenizes the same with special tokens recognised as without. */
+function writable(renderer: Renderer, text: LlamaText): boolean {
+  const plain = plainLlamaText(text);
+  return plain !== null && sameTokens(renderer.tokenize(text), renderer.tokenize(plain));
+}
+
+/** How much of `text` comes before its first token that only a special token writes (an end-of-turn token, say). */
+function writablePrefixLength(renderer: Renderer, text: LlamaText): number {
+  if (writable(renderer, text)) return text.toString().length;
+  let length = 0;
+  for (const token of renderer.tokenize(text)) {
+    const piece = renderer.detokenizeForSpy([token]);
+    if (!writable(renderer, sliceLlamaText(text, length, length + piece.length))) break;
+    length += piece.length;
+  }
+  return text.toString().startsWith(renderer.detokenizeForSpy(renderer.tokenize(sliceLlamaText(text, 0, length)))) ? length : 0;
+}
+
+/** The text an assistant turn adds after the generation prompt when it holds one call, with the rendered context. */
+function renderedStep(renderer: Renderer, thought: string | undefined): { context: LlamaText; start: number; step: string } | string {
+  const functions = chatModelFunctions(PROBE.tools as never);
+  const base = initialHistory("System.", "Task.");
+  const before = renderContext(renderer.chatWrapper, base, functions).toString();
+  const context = renderContext(renderer.chatWrapper, [...base, callItem(thought, PROBE.name, PROBE.args, PROBE.result)], functions, { continueAfterCall: true });
+  const after = context.toString();
+  if (!after.startsWith(before)) return "the wrapper renders the generation prompt differently once a call follows it";
+  return { context, start: before.length, step: after.slice(before.length) };
+}
+
+/**
+ * Reads the call frame off a model's chat wrapper by rendering a probe call
+ * (with a thought and without), or says why the wrapper has none narrowgauge
+ * can write: the thought is not rendered as text before the call, the
+ * arguments are not JSON, or part of the frame is a special token the
+ * sampler cannot write (Mistral's [TOOL_CALLS], Harmony's channels).
+ */
+export function probeCallFrame(renderer: Renderer): FrameProbe {
+  const withThought = renderedStep(renderer, PROBE.thought);
+  const without = renderedStep(renderer, undefined);
+  if (typeof withThought === "string") return { ok: false, reason: withThought };
+  if (typeof without === "string") return { ok: false, reason: without };
+  const { step, context, start } = withThought;
+  const thoughtAt = step.indexOf(PROBE.thought);
+  if (thoughtAt < 0) return { ok: false, reason: "the thought is not rendered as text before the call" };
+  const nameAt = step.indexOf(PROBE.name, thoughtAt + PROBE.thought.length);
+  if (nameAt < 0) return { ok: false, reason: "the call's name is not rendered after the thought" };
+  const afterThought = step.slice(thoughtAt + PROBE.thought.length, nameAt);
+  if (afterThought === "" || PROBE.thought.includes(afterThought[0]!)) return { ok: false, reason: "nothing the thought cannot contain separates it from the call" };
+  const nameEnd = nameAt + PROBE.name.length;
+  const layouts = (["spaced", "compact"] as const).map((layout) => ({ layout, at: step.indexOf(writeJson(PROBE.args, JSON_LAYOUTS[layout]), nameEnd) })).filter(({ at }) => at >= 0);
+  const found = layouts.sort((a, b) => a.at - b.at)[0];
+  if (!found) return { ok: false, reason: "the arguments are not rendered as JSON" };
+  const argsEnd = found.at + writeJson(PROBE.args, JSON_LAYOUTS[found.layout]).length;
+  const suffix = renderer.chatWrapper.settings.functions.call.suffix;
+  const suffixText = typeof suffix === "string" ? suffix : suffix.toString();
+  if (!step.startsWith(suffixText, argsEnd)) return { ok: false, reason: "the call's suffix does not follow its arguments" };
+  const withoutNameAt = without.step.indexOf(PROBE.name);
+  if (withoutNameAt < 0 || !without.step.startsWith(step.slice(nameAt, argsEnd), withoutNameAt)) return { ok: false, reason: "a call without a thought is rendered in another frame" };
+
+  const part = (from: number, to: number) => sliceLlamaText(context, start + from, start + to);
+  for (const [what, from, to] of [["the text before the thought", 0, thoughtAt], ["the call's opening", thoughtAt + PROBE.thought.length, nameAt], ["the text between name and arguments", nameEnd, found.at]] as const) {
+    if (!writable(renderer, part(from, to))) return { ok: false, reason: `${what} holds a special token the sampler cannot write` };
+  }
+  if (!writable(renderer, sliceLlamaText(without.context, without.start, without.start + withoutNameAt))) return { ok: false, reason: "the call's opening holds a special token the sampler cannot write" };
+  const after = suffixText.slice(0, writablePrefixLength(renderer, part(argsEnd, argsEnd + suffixText.length)));
+  return {
+    ok: true,
+    frame: {
+      beforeThought: step.slice(0, thoughtAt),
+      afterThought,
+      withoutThought: without.step.slice(0, withoutNameAt),
+      beforeArgs: step.slice(nameEnd, found.at),
+      after,
+      layout: found.layout,
+    },
+  };
+}

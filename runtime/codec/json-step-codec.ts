@@ -1,0 +1,48 @@
+import { DEFAULT_SYSTEM_PROMPT, FINAL_ANSWER_DESCRIPTION, JSON_STEP_TOOLS, OBSERVATION } from "../../prompts/model-text.js";
+import { cachedGbnf } from "../../schemas/grammar-cache.js";
+import { chatModelFunctions } from "../history/documented-functions.js";
+import { callItem, feedbackItem } from "../history/history-items.js";
+import { decodeJson } from "../model/parse-generation.js";
+import { JSON_STEP_END } from "../model/step-end.js";
+import type { StepCodec } from "./step-codec.js";
+
+
+const JSON_SYNTAX = '{"thought":"…","call":{"tool":"…","args":{…}}}';
+
+/** The JSON step as narrowgauge wrote it before codecs: the chat wrapper documents the tools and shows each step in its own function syntax. */
+export const JSON_V1_CODEC: StepCodec = Object.freeze<StepCodec>({
+  name: "json-v1",
+  syntax: `${JSON_SYNTAX}, shown in the history in the chat wrapper's function syntax`,
+  verbatim: false,
+  defaultSystem: DEFAULT_SYSTEM_PROMPT,
+  prelude: (system, tools) => ({ system, functions: chatModelFunctions(tools) }),
+  grammar: (schema) => cachedGbnf(schema),
+  end: () => JSON_STEP_END,
+  decode: (text) => decodeJson(text),
+  encode: (step) => JSON.stringify(step),
+  callItems: (_raw, step, call) => [callItem(step.thought, call.name, call.args, call.result)],
+});
+
+/** The tool section of the system prompt, for a format whose wrapper has no call syntax of its own. */
+function documentTools(tools: Parameters<StepCodec["prelude"]>[1], thought: boolean): string {
+  return [
+    JSON_STEP_TOOLS.heading,
+    ...tools.map((tool) => JSON_STEP_TOOLS.tool(tool.name, tool.description, JSON.stringify(tool.params))),
+    JSON_STEP_TOOLS.answer(FINAL_ANSWER_DESCRIPTION),
+    JSON_STEP_TOOLS.shape(thought),
+  ].join("\n");
+}
+
+/** The JSON step as the assistant's own text, shown as written; each result is the next user turn. */
+export const JSON_CODEC: StepCodec = Object.freeze<StepCodec>({
+  name: "json",
+  syntax: JSON_SYNTAX,
+  verbatim: true,
+  defaultSystem: DEFAULT_SYSTEM_PROMPT,
+  prelude: (system, tools, thought) => ({ system: `${system}\n\n${documentTools(tools, thought)}`, functions: undefined }),
+  grammar: (schema) => cachedGbnf(schema),
+  end: () => JSON_STEP_END,
+  decode: (text) => decodeJson(text),
+  encode: (step) => JSON.stringify(step),
+  callItems: (raw, _step, call) => [{ type: "model", response: [raw] }, feedbackItem(OBSERVATION(call.name, JSON.stringify(call.result)))],
+});

@@ -1,0 +1,107 @@
+import { NATIVE_SYSTEM_PROMPT } from "../../prompts/model-text.js";
+import { composeGbnf } from "../../schemas/gbnf-compiler.js";
+import { gbnfLiteral } from "../../schemas/gbnf-literal.js";
+import { repeat, sequence, textCharClass } from "../../schemas/gbnf-rules.js";
+import { JSON_LAYOUTS, writeJson } from "../../schemas/json-layout.js";
+import { FINAL_ANSWER, STEP_DEFAULTS, type StepParts } from "../../schemas/step-schema.js";
+import { chatModelFunctions } from "../history/documented-functions.js";
+import { callItem } from "../history/history-items.js";
+import type { CallFrame } from "./call-frame.js";
+import type { DecodedStep, LogicalStep, StepCodec } from "./step-codec.js";
+
+const literal = (text: string) => (text === "" ? "" : gbnfLiteral(text));
+
+/** The thought's longest text, or 0 when the step has none. */
+function thoughtLength(parts: StepParts): number {
+  if (!parts.thought) return 0;
+  return (parts.thought as { maxLength?: number }).maxLength ?? STEP_DEFAULTS.thoughtMaxLength;
+}
+
+/**
+ * The thought as plain text: printable characters and spaces, none of the
+ * frame's first character (so the call starts unambiguously), one to
+ * `maxLength` characters, starting and ending with a visible one (a template
+ * that trims would render it otherwise).
+ */
+function thoughtRule(rules: Parameters<Parameters<typeof composeGbnf>[1]>[0]["rules"], frame: CallFrame, maxLength: number): string {
+  const character = rules.add("thought-char", textCharClass(frame.afterThought[0]!));
+  if (maxLength === 1) return character;
+  const inner = rules.add("thought-inner", `${character} | " "`);
+  return rules.add("thought", sequence(character, `(${sequence(repeat(inner, 0, maxLength - 2), character)})?`));
+}
+
+function decodeWith(frame: CallFrame, text: string, parts: StepParts): DecodedStep {
+  let thought: string | undefined;
+  let rest: string;
+  const thoughtEnd = text.startsWith(frame.beforeThought) ? text.indexOf(frame.afterThought[0]!, frame.beforeThought.length) : -1;
+  if (thoughtEnd > frame.beforeThought.length && text.startsWith(frame.afterThought, thoughtEnd)) {
+    thought = text.slice(frame.beforeThought.length, thoughtEnd);
+    rest = text.slice(thoughtEnd + frame.afterThought.length);
+  } else if (text.startsWith(frame.withoutThought)) {
+    // A step written without a thought: the empty thought, where the step has one (the history renders both alike).
+    if (parts.thought) thought = "";
+    rest = text.slice(frame.withoutThought.length);
+  } else return { ok: false, message: "the text does not open a call" };
+  const name = /^[A-Za-z0-9_-]+/.exec(rest)?.[0];
+  if (!name || !rest.startsWith(frame.beforeArgs, name.length)) return { ok: false, message: "no tool name where the call names one" };
+  if (!rest.endsWith(frame.after)) return { ok: false, message: "the call is not closed" };
+  let args: unknown;
+  try {
+    args = JSON.parse(rest.slice(name.length + frame.beforeArgs.length, rest.length - frame.after.length));
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+  const call = name === FINAL_ANSWER ? { tool: name, answer: (args as { answer?: unknown } | null)?.answer } : { tool: name, args };
+  return { ok: true, value: thought === undefined ? { call } : { thought, call } };
+}
+
+/**
+ * The texts a step's end is found after. With a thought: the call's opening
+ * (its first character never occurs in a thought), when a step without one
+ * opens the same way; else the arguments' opening alone.
+ */
+function endMarkers(frame: CallFrame, thought: boolean): string[] {
+  const markers = !thought || frame.afterThought === frame.withoutThought ? [thought ? frame.afterThought : frame.withoutThought, frame.beforeArgs] : [frame.beforeArgs];
+  return markers.filter((marker) => marker !== "");
+}
+
+function encodeWith(frame: CallFrame, step: LogicalStep): string {
+  const opening = step.thought ? `${frame.beforeThought}${step.thought}${frame.afterThought}` : frame.withoutThought;
+  const args = step.call.tool === FINAL_ANSWER ? { answer: step.call.answer } : step.call.args;
+  return `${opening}${step.call.tool}${frame.beforeArgs}${writeJson(args, JSON_LAYOUTS[frame.layout])}${frame.after}`;
+}
+
+/**
+ * A step in the model family's own call syntax, as its chat wrapper renders
+ * a call (`frame`): the thought as the assistant's text, then one call; a
+ * FinalAnswer is a call as well, so the grammar offers and withholds it like
+ * any tool, and the answer gate reads it from its `answer` argument. What the
+ * model writes is what the next turn's history shows.
+ */
+export function nativeCallCodec(frame: CallFrame): StepCodec {
+  return Object.freeze<StepCodec>({
+    name: "native",
+    syntax: JSON.stringify(`${frame.beforeThought}THOUGHT${frame.afterThought}NAME${frame.beforeArgs}{ARGS}${frame.after}`),
+    verbatim: true,
+    defaultSystem: NATIVE_SYSTEM_PROMPT,
+    prelude: (system, tools) => ({ system, functions: chatModelFunctions(tools, { answerRequired: true }) }),
+    grammar: (_schema, parts) =>
+      composeGbnf({ layout: frame.layout }, ({ rules, compile }) => {
+        const branches = parts.branches.map((branch) => {
+          const args = branch.field === "answer" ? { type: "object", properties: { answer: branch.schema }, required: ["answer"] } : branch.schema;
+          return sequence(gbnfLiteral(`${branch.tool}${frame.beforeArgs}`), compile(args, `${branch.tool}-args`), literal(frame.after));
+        });
+        const call = branches.length === 1 ? branches[0]! : rules.add("call", branches.map((branch) => `(${branch})`).join(" | "));
+        const maxLength = thoughtLength(parts);
+        const without = literal(frame.withoutThought);
+        if (maxLength === 0) return sequence(without, call);
+        // The thought may be empty, as in a JSON step: then the call opens as it does without one.
+        const withThought = sequence(literal(frame.beforeThought), thoughtRule(rules, frame, maxLength), literal(frame.afterThought));
+        return sequence(`(${withThought} | ${without === "" ? '""' : without})`, call);
+      }),
+    end: (parts) => ({ before: endMarkers(frame, thoughtLength(parts) > 0), after: frame.after }),
+    decode: (text, parts) => decodeWith(frame, text, parts),
+    encode: (step) => encodeWith(frame, step),
+    callItems: (_raw, step, call) => [callItem(step.thought, call.name, call.args, call.result)],
+  });
+}

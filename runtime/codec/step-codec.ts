@@ -1,0 +1,50 @@
+import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
+import type { StepParts, StepSchema, ToolSchemaSpec } from "../../schemas/step-schema.js";
+import type { StepEnd } from "../model/step-end.js";
+
+/**
+ * How a step is written:
+ * - "native": in the model family's own call syntax, read off its chat
+ *   wrapper (Qwen's `<tool_call>`, Llama 3.1's `<function=…>`, …): the
+ *   thought as the assistant's text, then one call; FinalAnswer is a call too;
+ * - "json": the JSON step `{"thought":…,"call":{…}}` as the assistant's
+ *   text, for formats without a call syntax of their own; the history shows
+ *   it as written and each result as the next user turn;
+ * - "json-v1": the JSON step as narrowgauge wrote it before codecs: the
+ *   wrapper documents the tools in its own function syntax and shows each
+ *   step in that syntax. The trained demo model learned these prompts byte
+ *   for byte, so ChatML keeps it until that model is retrained.
+ */
+export type CodecName = "native" | "json" | "json-v1";
+
+export const CODEC_NAMES: readonly CodecName[] = ["native", "json", "json-v1"];
+
+/** The logical step every codec writes and reads: the thought first, then one call. */
+export interface LogicalStep {
+  thought?: string;
+  call: { tool: string; args?: unknown; answer?: string };
+}
+
+export type DecodedStep = { ok: true; value: unknown } | { ok: false; message: string };
+
+export interface StepCodec {
+  readonly name: CodecName;
+  /** What the model writes, in one line, for records and the spy. */
+  readonly syntax: string;
+  /** Whether the history shows a step as the very text the model wrote, so the tokens it sampled can stay in the KV cache. */
+  readonly verbatim: boolean;
+  /** The system prompt when the caller gives none. */
+  readonly defaultSystem: string;
+  /** The conversation's system text (with the tools documented, where the codec does that itself) and the functions the chat wrapper documents, if any. */
+  prelude(system: string, tools: readonly ToolSchemaSpec[], thought: boolean): { system: string; functions: ChatModelFunctions | undefined };
+  /** The GBNF of one step: exactly the texts `encode` writes for the steps the schema admits. */
+  grammar(schema: StepSchema<readonly ToolSchemaSpec[], boolean>, parts: StepParts): string;
+  /** Where a step of these parts ends in its text. */
+  end(parts: StepParts): StepEnd;
+  /** A step's text as the logical step of these parts (validated by the caller against the step schema), or why it is not one. Never throws. */
+  decode(text: string, parts: StepParts): DecodedStep;
+  /** A logical step as this codec writes it: the scripted model's steps, and the docs' examples. */
+  encode(step: LogicalStep): string;
+  /** What the history shows for a call step that ran (or was refused) with this result. */
+  callItems(raw: string, step: LogicalStep, call: { name: string; args: unknown; result: unknown }): ChatHistoryItem[];
+}

@@ -1,0 +1,62 @@
+import { JsonCompletionTracker } from "./json-completion.js";
+
+/**
+ * Where a step's text ends, so generation can stop on its last character
+ * instead of spending a forward pass on the end-of-generation token: after
+ * each `before` text in turn, one JSON value, then `after`. A JSON step is
+ * `{ before: [], after: "" }` (the default); a step in Qwen's call syntax is
+ * `{ before: ['<tool_call>\n{"name": "', '", "arguments": '], after: "}\n</tool_call>" }`.
+ * The grammar guarantees the shape; this only finds its end in the stream.
+ */
+export interface StepEnd {
+  readonly before: readonly string[];
+  readonly after: string;
+}
+
+export const JSON_STEP_END: StepEnd = Object.freeze({ before: [], after: "" });
+
+/** Tracks streamed text and reports the character at which a step of the given shape ends. */
+export class StepEndTracker {
+  private marker = 0;
+  private window = "";
+  private readonly json = new JsonCompletionTracker();
+  private afterSeen = 0;
+  private ended = false;
+
+  constructor(private readonly end: StepEnd = JSON_STEP_END) {}
+
+  /** Feeds text; returns the number of characters consumed up to and including the step's last one, or -1 if it has not ended. */
+  push(text: string): number {
+    for (let index = 0; index < text.length; index++) {
+      if (this.ended) return index;
+      if (this.step(text[index]!)) {
+        this.ended = true;
+        return index + 1;
+      }
+    }
+    return -1;
+  }
+
+  get complete(): boolean {
+    return this.ended;
+  }
+
+  private step(character: string): boolean {
+    const { before, after } = this.end;
+    if (this.marker < before.length) {
+      const wanted = before[this.marker]!;
+      this.window = (this.window + character).slice(-wanted.length);
+      if (this.window === wanted) {
+        this.marker++;
+        this.window = "";
+      }
+      return false;
+    }
+    if (!this.json.complete) {
+      this.json.push(character);
+      return this.json.complete && after.length === 0;
+    }
+    this.afterSeen++;
+    return this.afterSeen >= after.length;
+  }
+}

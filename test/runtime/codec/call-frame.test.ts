@@ -1,0 +1,77 @@
+import {
+  ChatMLChatWrapper,
+  DeepSeekChatWrapper,
+  FunctionaryChatWrapper,
+  JinjaTemplateChatWrapper,
+  Llama2ChatWrapper,
+  Llama3ChatWrapper,
+  Llama3_1ChatWrapper,
+  Llama3_2LightweightChatWrapper,
+  QwenChatWrapper,
+  type ChatWrapper,
+  type LlamaText,
+} from "node-llama-cpp";
+import { describe, expect, it } from "vitest";
+import { forgedModelFile, tokenizerFiles } from "../../../bench/forge/real-tokenizers.js";
+import { probeCallFrame } from "../../../runtime/codec/call-frame.js";
+import { chooseCodec, CodecUnavailableError } from "../../../runtime/codec/choose-codec.js";
+import { llamaModelPort } from "../../../runtime/model/llama/load-model.js";
+import { openModel } from "../../../runtime/model/llama/open-model.js";
+import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { testLlama } from "../../helpers/llama.js";
+
+/** A renderer whose "tokens" are code points: every text is writable, so the frame is the wrapper's alone. */
+const codePoints = (chatWrapper: ChatWrapper) => ({
+  chatWrapper,
+  tokenize: (text: LlamaText) => Array.from(text.toString(), (character) => character.codePointAt(0)!),
+  detokenizeForSpy: (tokens: readonly number[]) => String.fromCodePoint(...tokens),
+});
+
+const qwen3Template = () => new JinjaTemplateChatWrapper({ template: String(tokenizerFiles("qwen3").config.chat_template) });
+
+describe("the call frame read off a chat wrapper", () => {
+  it.each([
+    ["Qwen3's own template", qwen3Template, { afterThought: '\n<tool_call>\n{"name": "', beforeArgs: '", "arguments": ', after: "}\n</tool_call>" }],
+    ["Qwen (node-llama-cpp)", () => new QwenChatWrapper(), { afterThought: '<tool_call>\n{"name": "', beforeArgs: '", "arguments": ', after: "}\n</tool_call>" }],
+    ["Llama 3.1", () => new Llama3_1ChatWrapper(), { afterThought: "<function=", beforeArgs: ">", after: "</function><|eom_id|>" }],
+    ["DeepSeek", () => new DeepSeekChatWrapper(), { afterThought: "<function=", beforeArgs: ">", after: "</function>" }],
+  ] as const)("%s: the thought as text, then the call as the wrapper renders it, arguments spaced", (_name, wrapper, expected) => {
+    const probe = probeCallFrame(codePoints(wrapper()));
+    expect(probe).toEqual({ ok: true, frame: expect.objectContaining({ ...expected, beforeThought: "", layout: "spaced" }) });
+  });
+
+  it("cuts the frame where only a special token can write the rest: Llama 3.2's <|eot_id|> on the real Llama 3 vocabulary", async () => {
+    const opened = await openModel({ source: await forgedModelFile("llama3_1"), llama: await testLlama(), sequences: 1 });
+    try {
+      const port = llamaModelPort(opened);
+      // The package's vocabulary is Llama 3's: <|eot_id|> is a special token, <|eom_id|> (3.1's) is not there.
+      expect(probeCallFrame({ ...port, chatWrapper: new Llama3_2LightweightChatWrapper() })).toEqual({ ok: true, frame: expect.objectContaining({ after: "}" }) });
+      expect(probeCallFrame({ ...port, chatWrapper: new Llama3_1ChatWrapper() })).toEqual({ ok: true, frame: expect.objectContaining({ after: "</function><|eom_id|>" }) });
+    } finally {
+      await opened.dispose();
+    }
+  }, 60_000);
+
+  it("says why a wrapper has no frame narrowgauge can write", () => {
+    expect(probeCallFrame(codePoints(new FunctionaryChatWrapper()))).toEqual({ ok: false, reason: expect.stringContaining("generation prompt") });
+  });
+});
+
+describe("the codec a run writes steps in", () => {
+  const onWrapper = (chatWrapper: ChatWrapper) => scriptedModel([], { chatWrapper });
+
+  it("is native where the family has a call syntax of its own, json-v1 on ChatML (the trained model's prompts), json elsewhere", () => {
+    expect(chooseCodec(onWrapper(qwen3Template()), undefined).name).toBe("native");
+    expect(chooseCodec(onWrapper(new Llama3_1ChatWrapper()), undefined).name).toBe("native");
+    expect(chooseCodec(onWrapper(new ChatMLChatWrapper()), undefined).name).toBe("json-v1");
+    // node-llama-cpp's own "||call:" syntax is not the family's: Llama 3 and Llama 2 had none.
+    expect(chooseCodec(onWrapper(new Llama3ChatWrapper()), undefined).name).toBe("json");
+    expect(chooseCodec(onWrapper(new Llama2ChatWrapper()), undefined).name).toBe("json");
+  });
+
+  it("is the one asked for, and a native codec the format cannot write is refused before any model call", () => {
+    expect(chooseCodec(onWrapper(qwen3Template()), "json").name).toBe("json");
+    expect(chooseCodec(onWrapper(new ChatMLChatWrapper()), "json").name).toBe("json");
+    expect(() => chooseCodec(onWrapper(new FunctionaryChatWrapper()), "native")).toThrow(CodecUnavailableError);
+  });
+});
