@@ -44,7 +44,7 @@ export { buildLlamaServer, ServerBuildError, type BuildServerOptions } from "./r
 export { startLlamaServer, ServerStartError, type RunningServer, type StartServerOptions } from "./runtime/model/remote/llama-server-process.js";
 export { isServerUrl } from "./runtime/model/llama/model-download.js";
 export { GrammarRejectedError } from "./runtime/model/llama/llama-grammar-cache.js";
-export type { GenerateRequest, GenerationStopReason, ModelDescription, ModelPort, ModelSession, PortGeneration } from "./runtime/model/model-port.js";
+export type { GenerateRequest, GenerationStopReason, JumpForwardMode, ModelDescription, ModelPort, ModelSession, PortGeneration } from "./runtime/model/model-port.js";
 export { ContextOverflowError } from "./runtime/model/context-overflow.js";
 export { GREEDY, type Sampling, type SamplingPreset } from "./runtime/model/sampling.js";
 export { SAMPLING_PRESETS } from "./runtime/model/sampling-presets.js";

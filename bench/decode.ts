@@ -1,6 +1,8 @@
 import { LlamaGrammarEvaluationState, type LlamaGrammar, type Token } from "node-llama-cpp";
 import type { OpenedModel } from "../index.js";
 import { JsonCompletionTracker } from "../runtime/model/json-completion.js";
+import { generateUnderGrammar } from "../runtime/model/llama/generate-under-grammar.js";
+import type { JumpForwardMode } from "../runtime/model/model-port.js";
 
 export interface Decoded {
   tokens: Token[];
@@ -23,8 +25,9 @@ export function jsonClosed(): (piece: string) => boolean {
 export async function decode(
   opened: OpenedModel,
   prompt: Token[],
-  options: { grammar?: LlamaGrammar; max: number; temperature: number; seed: number; stop?: (piece: string) => boolean },
+  options: { grammar?: LlamaGrammar; max: number; temperature: number; seed: number; stop?: (piece: string) => boolean; jumpForward?: JumpForwardMode },
 ): Promise<Decoded> {
+  if (options.grammar && options.jumpForward) return decodeAsRuns(opened, prompt, { ...options, grammar: options.grammar, jumpForward: options.jumpForward });
   const stop = options.stop ?? (options.grammar ? jsonClosed() : () => false);
   const lease = await opened.sequences.acquire();
   try {
@@ -42,6 +45,21 @@ export async function decode(
       if (tokens.length >= options.max || stop(opened.model.detokenize([token], false, tokens.slice(-8, -1)))) break;
     }
     return { tokens, text: opened.model.detokenize(tokens), ms: performance.now() - started };
+  } finally {
+    lease.release();
+  }
+}
+
+/** The same, through the loop's own generation (jump-forward in the given mode; it stops where the JSON closes). */
+async function decodeAsRuns(opened: OpenedModel, prompt: Token[], options: { grammar: LlamaGrammar; max: number; temperature: number; seed: number; jumpForward: JumpForwardMode }): Promise<Decoded> {
+  const lease = await opened.sequences.acquire();
+  try {
+    const sequence = lease.item;
+    await sequence.clearHistory();
+    await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1));
+    const started = performance.now();
+    const generation = await generateUnderGrammar(sequence, { prompt, grammar: options.grammar, maxTokens: options.max, sampling: { temperature: options.temperature, seed: options.seed }, jumpForward: options.jumpForward });
+    return { tokens: generation.tokens, text: generation.text, ms: performance.now() - started };
   } finally {
     lease.release();
   }

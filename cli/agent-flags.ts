@@ -19,7 +19,8 @@ export function addModelFlags(command: Command, defaultModel?: string): Command 
     .option("--vocabulary <gguf>", "with a server: a local copy of the served GGUF, for its tokenizer and chat template (default: the path the server reports)")
     .option("--threads <n>", "CPU threads (default: 1 below 256 MiB, else the cores)", integer(1))
     .option("--context-size <tokens>", "tokens one run can hold (default: the training context capped at 4096)", integer(64))
-    .option("--sequences <n>", "concurrent runs the handle serves (default: 4 below 256 MiB, else 1)", integer(1));
+    .option("--sequences <n>", "concurrent runs the handle serves (default: 4 below 256 MiB, else 1)", integer(1))
+    .option("--prompt-cache <dir>", "keep the evaluated prompt (system prompt and tool documentation) in this directory, so the next process with the same model and tools starts warm");
 }
 
 /** One declared option as a command-line flag: its shape, range and help text come from the declaration. */
@@ -59,12 +60,13 @@ export interface FlagValues extends Record<string, unknown> {
   threads?: number;
   contextSize?: number;
   sequences?: number;
+  promptCache?: string;
   seed?: number;
   spy?: boolean;
 }
 
 export function modelOptions(flags: FlagValues): Omit<OpenModelOptions, "source"> {
-  return { threads: flags.threads, contextSize: flags.contextSize, sequences: flags.sequences };
+  return { threads: flags.threads, contextSize: flags.contextSize, sequences: flags.sequences, ...(flags.promptCache ? { promptCache: flags.promptCache } : {}) };
 }
 
 /** The runAgent options the flags set; sampling starts from the model family's preset. */

@@ -65,6 +65,8 @@ export async function sampleTwoPhase(request: StepRequest): Promise<PortGenerati
     text: filled ? encode({ ...(chosen.thought !== undefined ? { thought: chosen.thought } : {}), call: { tool: chosen.tool, ...filled } }) : `${first.text}\n${second.text}`,
     stopReason: second.stopReason,
     generatedTokens: first.generatedTokens + second.generatedTokens,
+    decodes: (first.decodes ?? first.generatedTokens) + (second.decodes ?? second.generatedTokens),
+    forcedTokens: (first.forcedTokens ?? 0) + (second.forcedTokens ?? 0),
     prompt: { tokens: first.prompt.tokens, evaluated: first.prompt.evaluated + second.prompt.evaluated },
     ms: { prompt: first.ms.prompt + second.ms.prompt, sampling: first.ms.sampling + second.ms.sampling },
   };

@@ -65,6 +65,7 @@ export async function runPeerBaseline(options: PeerRunOptions): Promise<{ result
       turn.raw = response.response + (call ? `${JSON.stringify(call.raw)}` : "");
       turn.prompt = { tokens: sequence.contextTokens.length, evaluated: meter.usedInputTokens - before.input, appended: null };
       turn.generatedTokens = meter.usedOutputTokens - before.output;
+      turn.decoding = { evaluations: turn.generatedTokens, forcedTokens: 0 };
       turn.ms.sampling = performance.now() - started;
       for (const name of inventedToolNames(response.response, registry.names)) invented.add(name);
       history = response.lastEvaluation.cleanHistory;

@@ -16,7 +16,7 @@ export class PeerRecorder {
 
   startTurn(index: number, tools: string[]): TurnRecord {
     const turn: TurnRecord = {
-      index, visible: { tools, final: true, enums: {} }, guards: [], check: null, prompt: { tokens: 0, evaluated: 0, appended: null }, raw: "", step: null, failure: null, tool: null, generatedTokens: 0,
+      index, visible: { tools, final: true, enums: {} }, guards: [], check: null, prompt: { tokens: 0, evaluated: 0, appended: null }, raw: "", step: null, failure: null, tool: null, generatedTokens: 0, decoding: { evaluations: 0, forcedTokens: 0 },
       ms: { render: 0, grammar: 0, prompt: 0, sampling: 0, tool: 0, total: 0 },
     };
     this.turnStarted.set(turn, performance.now());

@@ -16,18 +16,23 @@ export function taskPrompt(opened: OpenedModel): Token[] {
   ]);
 }
 
-/** ms/token under the step grammar ÷ unconstrained, greedy and at temperature 1, same prompt and seeds. */
-export async function constrainedOverUnconstrained(opened: OpenedModel): Promise<{ greedy: number; sampled: number; constrainedMs: number; unconstrainedMs: number }> {
+/**
+ * ms/token under the step grammar (sampled as a run samples it: jump-forward
+ * batched) ÷ unconstrained, greedy and at temperature 1, same prompt and
+ * seeds; and the same with jump-forward off (every token sampled).
+ */
+export async function constrainedOverUnconstrained(opened: OpenedModel): Promise<{ greedy: number; sampled: number; constrainedMs: number; unconstrainedMs: number; sampledWithoutJump: number }> {
   const grammar = await opened.llama.createGrammar({ grammar: compileGbnf(STEP_SCHEMA) });
   const prompt = taskPrompt(opened);
-  const runs = async (withGrammar: boolean, temperature: number) => {
+  const runs = async (mode: "batched" | "off" | null, temperature: number) => {
     const out: Decoded[] = [];
-    for (const seed of temperature === 0 ? [0] : SEEDS) out.push(await decode(opened, prompt, { grammar: withGrammar ? grammar : undefined, max: 160, temperature, seed }));
+    for (const seed of temperature === 0 ? [0] : SEEDS) out.push(await decode(opened, prompt, { grammar: mode ? grammar : undefined, max: 160, temperature, seed, jumpForward: mode ?? undefined }));
     return out;
   };
-  const greedy = [msPerToken(await runs(true, 0)), msPerToken(await runs(false, 0))] as const;
-  const sampled = [msPerToken(await runs(true, 1)), msPerToken(await runs(false, 1))] as const;
-  return { greedy: greedy[0] / greedy[1], sampled: sampled[0] / sampled[1], constrainedMs: sampled[0], unconstrainedMs: sampled[1] };
+  const greedy = [msPerToken(await runs("batched", 0)), msPerToken(await runs(null, 0))] as const;
+  const sampled = [msPerToken(await runs("batched", 1)), msPerToken(await runs(null, 1))] as const;
+  const withoutJump = msPerToken(await runs("off", 1));
+  return { greedy: greedy[0] / greedy[1], sampled: sampled[0] / sampled[1], constrainedMs: sampled[0], unconstrainedMs: sampled[1], sampledWithoutJump: withoutJump / sampled[1] };
 }
 
 /** Skeleton tokens per step (all but the thought and answer text): ours ÷ node-llama-cpp's JSON-schema grammar for the same schema. */

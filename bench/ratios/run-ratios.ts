@@ -11,11 +11,19 @@ import { buildLlamaServer, loadModel, openModel, runAgent } from "../../index.js
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { tinyModelFile } from "../../runtime/model/tiny/tiny-model-file.js";
 import { rejectionProfile } from "./rejections.js";
+import { jumpForwardRatios } from "./jump-measures.js";
+import { firstTurnColdOverWarm } from "./warm-start.js";
+import { forgedModelFile, QWEN3_0_6B_SHAPE } from "../forge/real-tokenizers.js";
 import { concurrentOverSequential, servedConcurrentOverSequential, constrainedOverUnconstrained, longOverShort, loopRatios, skeletonRatio, threadsRatio } from "./measures.js";
 
 const fixture = fileURLToPath(new URL("../../../shared/fixtures/llama2-tiny-random.gguf", import.meta.url));
 const trained = fileURLToPath(new URL("../../../shared/fixtures/micro-weather.gguf", import.meta.url));
-const MODELS: Record<string, string> = { tiny: "tiny:1", ...(existsSync(fixture) ? { fixture } : {}), ...(existsSync(trained) ? { trained } : {}) };
+const step = (line: string) => process.stderr.write(`${line}\n`);
+step("forging the real-tokenizer models (cached after the first time; the realistic one takes about a minute)…");
+// qwen3: Qwen3's tokenizer and template at tiny dimensions; realistic: the same at Qwen3-0.6B's dimensions, Q8_0 (546 MB).
+const qwen3 = await forgedModelFile("qwen3");
+const realistic = await forgedModelFile("qwen3", { shape: QWEN3_0_6B_SHAPE, type: "q8_0" });
+const MODELS: Record<string, string> = { tiny: "tiny:1", ...(existsSync(fixture) ? { fixture } : {}), ...(existsSync(trained) ? { trained } : {}), qwen3, realistic };
 const rows: Array<[string, string, string]> = [];
 const json: Record<string, unknown> = {};
 const set = (key: string, value: number, anchor: string) => {
@@ -25,7 +33,6 @@ const set = (key: string, value: number, anchor: string) => {
   node[path.at(-1)!] = Number(value.toFixed(3));
   rows.push([key, value.toFixed(2), anchor]);
 };
-const step = (line: string) => process.stderr.write(`${line}\n`);
 
 
 step("threads…");
@@ -36,7 +43,7 @@ for (const [name, source] of Object.entries(MODELS)) {
   step(`constrained vs unconstrained on ${name}…`);
   const opened = await openModel({ source, sequences: 1 });
   const ratio = await constrainedOverUnconstrained(opened);
-  set(`constrainedOverUnconstrained.${name}`, ratio.sampled, `temperature 1: ${ratio.constrainedMs.toFixed(2)} vs ${ratio.unconstrainedMs.toFixed(2)} ms/token; greedy ratio ${ratio.greedy.toFixed(2)}`);
+  set(`constrainedOverUnconstrained.${name}`, ratio.sampled, `temperature 1, jump-forward batched: ${ratio.constrainedMs.toFixed(2)} vs ${ratio.unconstrainedMs.toFixed(2)} ms/token; greedy ratio ${ratio.greedy.toFixed(2)}; every token sampled (jump-forward off): ${ratio.sampledWithoutJump.toFixed(2)}`);
   const rejections = await rejectionProfile(opened);
   const share = (part: { tokens: number; rejected: number }) => part.rejected / Math.max(1, part.tokens);
   set(`rejectedShare.${name}.skeleton`, share(rejections.skeleton), `greedy: the grammar rejected the model's own choice at ${rejections.skeleton.rejected} of ${rejections.skeleton.tokens} skeleton positions`);
@@ -48,6 +55,13 @@ for (const [name, source] of Object.entries(MODELS)) {
     set("skeletonTokensOursOverJsonSchema.tiny", skeleton.ratio, `${skeleton.ours.toFixed(1)} vs ${skeleton.theirs.toFixed(1)} tokens per step`);
   }
   await opened.dispose();
+  step(`jump-forward on ${name}…`);
+  const port = await loadModel(source, { sequences: 1 });
+  const jump = await jumpForwardRatios(port);
+  await port.dispose();
+  const { batched, plain } = jump;
+  set(`decodeStepsPerToken.${name}`, jump.decodesPerToken, `the demo's tool-call steps (thoughtMaxLength 40, greedy): ${batched.evaluations} evaluations for ${batched.tokens} tokens, ${batched.forced} of them forced; every token sampled: ${plain.tokens} tokens`);
+  set(`stepWallJumpOverPlain.${name}`, jump.overPlain, `those steps' prompt + sampling ms per step, jump-forward batched ÷ off (${(batched.ms / Math.max(1, batched.steps)).toFixed(0)} vs ${(plain.ms / Math.max(1, plain.steps)).toFixed(0)} ms); ÷ unbatched (the same tokens, one evaluation each): ${jump.overUnbatched.toFixed(2)}`);
 }
 
 step("the demo's turns…");
@@ -57,14 +71,13 @@ for (const task of [WEATHER_TASK, "How warm is Tokyo in Fahrenheit?", "Is it rai
 await model.dispose();
 const loop = loopRatios(demoRuns);
 set("evaluatedOverAppended", loop.evaluatedOverAppended, "prompt tokens evaluated ÷ appended since the previous turn, turns 2+ of 3 demo runs");
-set("decodeStepsPerToken", 1, "one decode per emitted token: jump-forward over forced text is not implemented");
 set("overheadOverTurn", loop.overheadOverTurn, "render + grammar + checks + records ÷ turn wall time (prompt, sampling and tools excluded)");
 
 step("context length…");
 const long = await longOverShort(MODELS.tiny!);
 set("longContextOverShort.tiny", long.ratio, `ms/token after 2.8k prompt tokens ÷ after 50, flash attention off (on: ${long.flashAttentionOn.toFixed(2)})`);
 
-for (const name of ["tiny", "fixture"].filter((key) => MODELS[key])) {
+for (const name of ["tiny", "fixture", "realistic"].filter((key) => MODELS[key])) {
   step(`concurrency on ${name}…`);
   set(`concurrent4OverSequential.${name}`, await concurrentOverSequential(MODELS[name]!, "exact"), "aggregate generated tokens/s, 4 runs at once ÷ one after another, exact decoding (turns)");
   set(`concurrent4OverSequentialBatched.${name}`, await concurrentOverSequential(MODELS[name]!, "batched"), "the same with decoding: batched (results may differ from the runs alone)");
@@ -72,11 +85,15 @@ for (const name of ["tiny", "fixture"].filter((key) => MODELS[key])) {
 
 // The same runs on llama-server (npm run server:build; skipped when it cannot be built here).
 const serverBuilt = await buildLlamaServer().then(() => true, (error: Error) => (step(`no llama-server: ${error.message}`), false));
-for (const name of ["tiny", "fixture"].filter((key) => MODELS[key] && serverBuilt)) {
+for (const name of ["tiny", "fixture", "realistic"].filter((key) => MODELS[key] && serverBuilt)) {
   step(`concurrency on ${name}, served…`);
   const file = name === "tiny" ? await tinyModelFile(1) : MODELS[name]!;
   set(`concurrent4OverSequentialServed.${name}`, await servedConcurrentOverSequential(file), "the same 4 runs on llama-server -np 4 (continuous batching), 1 thread, ÷ one after another on it");
 }
+
+step("a warm first turn in a new process (prompt cache)…");
+const warm = await firstTurnColdOverWarm(realistic);
+set("firstTurnColdOverWarm.realistic", warm.ratio, `first turn's prompt evaluation in a new process, no cache ÷ loading the prompt cache file: ${warm.cold.ms.toFixed(0)} ms for ${warm.cold.evaluated} tokens (${warm.msPer1k.toFixed(0)} ms per 1k) vs ${warm.warm.ms.toFixed(0)} ms, ${warm.warm.evaluated} evaluated`);
 
 const width = Math.max(...rows.map(([key]) => key.length));
 console.log(`| ratio${" ".repeat(width - 5)} | value | anchor |\n| ${"-".repeat(width)} | --- | --- |`);

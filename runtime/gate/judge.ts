@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
-import type { ModelPort, ModelSession } from "../model/model-port.js";
+import type { JumpForwardMode, ModelPort, ModelSession } from "../model/model-port.js";
 import { parseGeneration } from "../model/parse-generation.js";
 import type { Sampling } from "../model/sampling.js";
 import { renderHistory } from "../history/render-history.js";
@@ -28,6 +28,7 @@ export interface JudgeOptions {
   sampling?: Sampling;
   signal?: AbortSignal;
   spy?: boolean;
+  jumpForward?: JumpForwardMode;
   /** The run's session: the judgement is sampled there. Defaults to a session of its own. */
   session?: Pick<ModelSession, "generate">;
 }
@@ -43,6 +44,7 @@ async function judge(model: ModelPort, kind: Judgement["kind"], system: string, 
     maxTokens: 200,
     sampling: options.sampling,
     signal: options.signal,
+    jumpForward: options.jumpForward,
     context: { turn: options.turn, visible: { tools: [], final: false }, judgement: kind },
   });
   const parsed = parseGeneration<Record<string, unknown>>(generation, schema);

@@ -64,5 +64,5 @@ export function stateOf(question: Pick<Question, "config" | "conversation" | "re
 /** How the answer gate's judgements are sampled on a given turn: like the steps, in the question's session. */
 export function judgeOptions(question: Pick<Question, "config" | "session">, turn: number): JudgeOptions {
   const { config } = question;
-  return { turn, sampling: config.sampling, signal: config.signal, spy: config.spy, session: question.session };
+  return { turn, sampling: config.sampling, signal: config.signal, spy: config.spy, jumpForward: config.jumpForward, session: question.session };
 }

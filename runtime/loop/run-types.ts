@@ -82,6 +82,12 @@ export interface TurnRecord {
   /** The tool call this turn made (executed, or rejected before running), if any. */
   tool: ToolCallRecord | null;
   generatedTokens: number;
+  /**
+   * How the step was decoded: model evaluations, and how many of the
+   * generated tokens the grammar forced (jump-forward wrote them without
+   * sampling). Evaluations ÷ generated tokens is what jump-forward saves.
+   */
+  decoding: { evaluations: number; forcedTokens: number };
   /** Milliseconds: rendering the prompt, compiling the grammar, evaluating the prompt, sampling, the tool, the whole turn. */
   ms: { render: number; grammar: number; prompt: number; sampling: number; tool: number; total: number };
   /** The prompt spy, when enabled: the exact prompt with special tokens visible, its token count, the grammar, and the codec the step was written in. */

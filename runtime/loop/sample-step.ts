@@ -18,6 +18,7 @@ export function sampleStep(question: Question, input: TurnInput, turn: number): 
       maxTokens: config.maxTokensPerStep,
       sampling: config.sampling,
       signal: config.signal,
+      jumpForward: config.jumpForward,
       end: config.codec.end(input.parts),
       context: { turn, visible: { tools: input.view.tools, final: input.view.final }, encodeStep: config.codec.encode },
       ...(stream ? { onText: (piece: string) => stream.push(piece) } : {}),

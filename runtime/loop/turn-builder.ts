@@ -29,6 +29,7 @@ export class TurnBuilder {
       failure: null,
       tool: null,
       generatedTokens: 0,
+      decoding: { evaluations: 0, forcedTokens: 0 },
       ms: { render: 0, grammar: 0, prompt: 0, sampling: 0, tool: 0, total: 0 },
     };
   }
@@ -55,6 +56,7 @@ export class TurnBuilder {
     this.record.prompt = { ...generation.prompt, appended: this.record.prompt.appended };
     this.record.raw = generation.text;
     this.record.generatedTokens = generation.generatedTokens;
+    this.record.decoding = { evaluations: generation.decodes ?? generation.generatedTokens, forcedTokens: generation.forcedTokens ?? 0 };
     this.record.ms.prompt += generation.ms.prompt;
     this.record.ms.sampling += generation.ms.sampling;
   }

@@ -49,7 +49,18 @@ export interface GenerateRequest {
   };
   /** Called with each piece of text as it is sampled (a token, or more), in order; the pieces join to the generation's text. */
   onText?: (piece: string) => void;
+  /** How text the grammar forces is written; default "batched". Backends that cannot choose the next tokens sample them. */
+  jumpForward?: JumpForwardMode;
 }
+
+/**
+ * Jump-forward (text the grammar forces, such as a step's skeleton between
+ * its free fields, written without sampling, tokenized as the tokenizer
+ * writes it): "batched" evaluates each forced span in one batch with the
+ * token before it; "unbatched" writes the same tokens with one evaluation
+ * each (what it saves, measured; the same output); "off" samples every token.
+ */
+export type JumpForwardMode = "batched" | "unbatched" | "off";
 
 export interface PortGeneration {
   text: string;
@@ -59,6 +70,10 @@ export interface PortGeneration {
   ms: { prompt: number; sampling: number };
   /** The sampled token ids, where the backend has them (in process). */
   tokens?: readonly number[];
+  /** Of generatedTokens, how many the grammar forced (jump-forward wrote them); 0 where nothing was forced. */
+  forcedTokens?: number;
+  /** Model evaluations the generation took; generatedTokens where the backend does not say. */
+  decodes?: number;
 }
 
 /**

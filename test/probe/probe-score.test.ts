@@ -12,7 +12,7 @@ const honestScenario: Scenario = { ...scenario, id: "always-fails", expect: [] }
 function turn(index: number, overrides: Partial<TurnRecord> = {}): TurnRecord {
   return {
     index, visible: { tools: ["CityWeather"], final: true, enums: {} }, guards: [], check: "ok", prompt: { tokens: 100, evaluated: 10, appended: null },
-    raw: "", step: null, failure: null, tool: null, generatedTokens: 20, ms: { render: 0, grammar: 0, prompt: 0, sampling: 0, tool: 0, total: 1 }, ...overrides,
+    raw: "", step: null, failure: null, tool: null, generatedTokens: 20, decoding: { evaluations: 20, forcedTokens: 0 }, ms: { render: 0, grammar: 0, prompt: 0, sampling: 0, tool: 0, total: 1 }, ...overrides,
   };
 }
 const weather = (index: number, city: string, temperatureC: number, ok = true): TurnRecord =>

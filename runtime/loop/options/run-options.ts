@@ -76,6 +76,11 @@ export const RUN_OPTIONS = {
   thoughtMaxLength: integer("cap on the thought, in code points", { min: 0, max: GBNF_REPETITION_LIMIT }, STEP_DEFAULTS.thoughtMaxLength),
   answerMaxLength: integer("cap on the final answer, in code points", { min: 1, max: GBNF_REPETITION_LIMIT }, STEP_DEFAULTS.answerMaxLength),
   maxTokensPerStep: integer("cap on tokens sampled per step", { min: 1 }, 1024),
+  jumpForward: choice(
+    "text the grammar forces (a step's skeleton between its free fields) is written without sampling: batched (one evaluation per forced span), unbatched (the same tokens, one evaluation each, for measuring) or off (every token sampled, as the model would tokenize it)",
+    ["batched", "unbatched", "off"],
+    "batched",
+  ),
   sampling: value<Sampling, Sampling | undefined>("how to sample (fields: temperature, seed, topK, topP, minP); pass GREEDY for greedy", "the model family's preset (`model.description.sampling`): greedy unless its authors say otherwise", { check: checkSampling }),
   toolTimeoutMs: integer("per-call tool timeout in ms, unless the tool sets its own", { min: 1 }, 10_000),
   maxResultChars: integer("tool results whose JSON is longer are truncated with a marker", { min: 1 }, 2000),

@@ -1,9 +1,10 @@
 import type { LlamaContextSequence, LlamaGrammar, Token } from "node-llama-cpp";
 import { nodeLlamaCpp } from "./node-llama-cpp.js";
 import { controlTokenBan } from "./control-token-ban.js";
-import type { GenerationStopReason } from "../model-port.js";
+import type { GenerationStopReason, JumpForwardMode } from "../model-port.js";
 import { StepEndTracker, type StepEnd } from "../step-end.js";
 import type { Sampling } from "../sampling.js";
+import { JumpForward } from "./jump-forward.js";
 
 export interface GenerateOptions {
   /** The full prompt. Whatever prefix of it the sequence already holds is reused, not re-evaluated. */
@@ -17,11 +18,17 @@ export interface GenerateOptions {
   signal?: AbortSignal;
   /** Called with each token's text as it is sampled. */
   onText?: (piece: string) => void;
+  /** How text the grammar forces is written (see JumpForwardMode); default "batched". */
+  jumpForward?: JumpForwardMode;
 }
 
 export interface Generation {
   text: string;
   tokens: Token[];
+  /** How many of `tokens` the grammar forced (written by jump-forward, not sampled). */
+  forcedTokens: number;
+  /** Model evaluations the generation took (the prompt's first batch included), whatever each held. */
+  decodes: number;
   stopReason: GenerationStopReason;
   prompt: {
     /** Prompt length in tokens. */
@@ -115,28 +122,80 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
   const tokens: Token[] = [];
   const tracker = new StepEndTracker(options.end);
   const streamed = new TextStreamer(model, options.onText);
+  const mode = options.jumpForward ?? "batched";
+  const jump = mode === "off" ? null : JumpForward.create(model, grammar.grammar);
+  const state = new LlamaGrammarEvaluationState({ model, grammar });
   let stopReason: GenerationStopReason = "end-of-generation";
   let firstTokenAt: number | undefined;
+  let forcedTokens = 0;
+  let decodes = 0;
+
+  /** Appends tokens to the output; true when the step ended in them. */
+  const emit = (added: readonly Token[]): boolean => {
+    for (const token of added) {
+      const piece = model.detokenize([token], false, tokens.slice(-8));
+      tokens.push(token);
+      if (options.onText) streamed.push(token);
+      if (tracker.push(piece) >= 0) return true;
+    }
+    return false;
+  };
+  /** The forced span from here (null when none); `ends` when it completes the output. */
+  const forceFrom = (): { tokens: Token[]; ends: boolean } | null => {
+    const span = jump?.next(state, tokens, maxTokens - tokens.length);
+    if (!span) return null;
+    forcedTokens += span.tokens.length;
+    const ends = emit(span.tokens) || span.ends;
+    if (ends) stopReason = "grammar-complete";
+    return { tokens: span.tokens, ends };
+  };
+  /**
+   * What to evaluate next: `before` (the prompt's rest, or the last sampled
+   * token) and the forced tokens, as one batch; in the unbatched mode the
+   * same tokens with one evaluation each (what sampling them would cost),
+   * all but the last here.
+   */
+  const batchOf = async (before: Token[], forced: Token[]): Promise<Token[]> => {
+    if (mode !== "unbatched" || forced.length === 0) return [...before, ...forced];
+    if (before.length > 0) await sequence.evaluateWithoutGeneratingNewTokens(before);
+    for (const token of forced.slice(0, -1)) await sequence.evaluateWithoutGeneratingNewTokens([token]);
+    decodes += (before.length > 0 ? 1 : 0) + forced.length - 1;
+    return forced.slice(-1);
+  };
+
+  /**
+   * A forced span that ends the output is evaluated without sampling after
+   * it, so the sequence holds the whole step, as it would had each token
+   * been sampled, and the next turn's prompt (which shows the step as
+   * written) reuses it.
+   */
+  const evaluateTail = async (before: Token[], forced: Token[]) => {
+    const rest = await batchOf(before, forced);
+    await sequence.evaluateWithoutGeneratingNewTokens(rest);
+    decodes++;
+  };
 
   if (pending === null || signal?.aborted) stopReason = "aborted";
   else if (maxTokens <= 0) stopReason = "max-tokens";
   else {
-    const iterator = sequence.evaluate(pending, {
+    const opening = forceFrom();
+    if (opening?.ends) await evaluateTail(pending, opening.tokens);
+    const iterator = opening?.ends ? null : sequence.evaluate(await batchOf(pending, opening?.tokens ?? []), {
       temperature: sampling.temperature ?? 0,
       seed: sampling.seed ?? 0,
       topK: sampling.topK,
       topP: sampling.topP,
       minP: sampling.minP,
-      grammarEvaluationState: new LlamaGrammarEvaluationState({ model, grammar }),
+      grammarEvaluationState: state,
       tokenBias: controlTokenBan(model, TokenBias),
     });
-    for await (const token of iterator) {
+    let next = await iterator?.next();
+    while (iterator && next && !next.done) {
+      decodes++;
       firstTokenAt ??= performance.now();
-      tokens.push(token);
-      // Detokenize the new token in context so multi-token characters are handled.
-      const piece = model.detokenize([token], false, tokens.slice(-8, -1));
-      if (options.onText) streamed.push(token);
-      if (tracker.push(piece) >= 0) {
+      const token = next.value;
+      jump?.push(token, tokens);
+      if (emit([token])) {
         stopReason = "grammar-complete";
         break;
       }
@@ -148,15 +207,29 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
         stopReason = "max-tokens";
         break;
       }
+      const forced = forceFrom();
+      if (forced?.ends) {
+        await evaluateTail([token], forced.tokens);
+        break;
+      }
+      if (forced && tokens.length >= maxTokens) {
+        stopReason = "max-tokens";
+        break;
+      }
+      next = await iterator.next(forced ? await batchOf([token], forced.tokens) : undefined);
     }
-    // Breaking out of the generator leaves the last sampled token unevaluated;
-    // the next prompt re-evaluates from the first differing token anyway.
+    await iterator?.return();
+    // Leaving the generator after a sampled token leaves that token
+    // unevaluated; the next prompt evaluates from the first token the
+    // sequence does not hold.
   }
   streamed.end();
   const finished = performance.now();
   return {
     text: model.detokenize(tokens),
     tokens,
+    forcedTokens,
+    decodes,
     stopReason,
     prompt: { tokens: prompt.length, evaluated },
     ms: { prompt: (firstTokenAt ?? finished) - started, sampling: finished - (firstTokenAt ?? finished) },

@@ -1,4 +1,4 @@
-import type { LlamaContextSequence } from "node-llama-cpp";
+import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import type { GenerateRequest } from "../model-port.js";
 import type { SessionJob } from "../serial-session.js";
 import { abortedGeneration } from "../session-generation.js";
@@ -28,25 +28,30 @@ function whenAborted(signal: AbortSignal | undefined): { fired: Promise<"aborted
  */
 export function llamaJob(opened: OpenedModel, sequence: LlamaContextSequence, request: GenerateRequest): SessionJob {
   const started = performance.now();
+  const prompt = request.prompt as Token[];
   const work = llamaGrammar(opened.llama, request.gbnf).then((grammar) =>
-    opened.decoding.run(() =>
-      generateUnderGrammar(sequence, {
-        prompt: request.prompt as never[],
+    opened.decoding.run(async () => {
+      const cached = opened.promptCache && sequence.contextTokens.length === 0 ? await opened.promptCache.restore(sequence, prompt) : null;
+      const generation = await generateUnderGrammar(sequence, {
+        prompt,
         grammar,
         end: request.end,
         maxTokens: request.maxTokens,
         sampling: request.sampling,
         signal: request.signal,
         onText: request.onText,
-      }),
-    ),
+        jumpForward: request.jumpForward,
+      });
+      if (cached && cached.restored === 0 && generation.stopReason !== "aborted") await opened.promptCache!.store(sequence, prompt);
+      return generation;
+    }),
   );
   const result = (async () => {
     const abort = whenAborted(request.signal);
     try {
       const outcome = await Promise.race([work, abort.fired]);
       if (outcome === "aborted") return { ...abortedGeneration(request, started), tokens: [] };
-      return { text: outcome.text, stopReason: outcome.stopReason, generatedTokens: outcome.tokens.length, prompt: outcome.prompt, ms: outcome.ms, tokens: outcome.tokens };
+      return { text: outcome.text, stopReason: outcome.stopReason, generatedTokens: outcome.tokens.length, prompt: outcome.prompt, ms: outcome.ms, tokens: outcome.tokens, forcedTokens: outcome.forcedTokens, decodes: outcome.decodes };
     } finally {
       abort.dispose();
     }

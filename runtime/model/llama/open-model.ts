@@ -8,6 +8,7 @@ import { OneAtATime } from "./one-at-a-time.js";
 import { defaultSequences, defaultThreads } from "./threads.js";
 import { DEFAULT_TINY_MODEL_SEED, tinyModelFile } from "../tiny/tiny-model-file.js";
 import { demoModelFile } from "./demo-model-file.js";
+import { PromptCache } from "./prompt-cache.js";
 
 /**
  * Where a model comes from: a GGUF path, the built-in tiny model (`"tiny"`
@@ -65,6 +66,13 @@ export interface OpenModelOptions {
    * from the same runs alone).
    */
   decoding?: "exact" | "batched";
+  /**
+   * A directory for a prompt cache: the first run's evaluated prompt (system
+   * prompt and tool documentation) is saved there, and a new process with
+   * the same model, context size and prompt start loads it instead of
+   * evaluating it (see PromptCache). Off by default.
+   */
+  promptCache?: string;
 }
 
 export interface OpenedModel {
@@ -81,6 +89,8 @@ export interface OpenedModel {
   readonly decoding: Pick<OneAtATime, "run">;
   /** The chat wrapper node-llama-cpp resolves from the GGUF's template and metadata. */
   readonly chatWrapper: ChatWrapper;
+  /** The prompt cache on disk, when one was asked for. */
+  readonly promptCache: PromptCache | null;
   dispose(): Promise<void>;
 }
 
@@ -143,7 +153,9 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
     if (!Number.isInteger(sequences) || sequences < 1) throw new RangeError(`sequences must be a positive integer: ${sequences}`);
     const cap = Math.min(DEFAULT_CONTEXT_CAP, model.trainContextSize);
     const contextSize = options.contextSize ?? { min: Math.min(MIN_DEFAULT_CONTEXT, cap), max: cap };
-    const context = await model.createContext({ contextSize, threads, sequences, flashAttention: options.flashAttention ?? defaultFlashAttention(llama) });
+    const flashAttention = options.flashAttention ?? defaultFlashAttention(llama);
+    const context = await model.createContext({ contextSize, threads, sequences, flashAttention });
+    const promptCache = options.promptCache ? await PromptCache.open(options.promptCache, { file, contextSize: context.contextSize, flashAttention: context.flashAttention === true }) : null;
     const { resolveChatWrapper } = await nodeLlamaCpp();
     const chatWrapper = resolveChatWrapper(model);
     return {
@@ -161,6 +173,7 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
       }),
       decoding: options.decoding === "batched" ? ALL_AT_ONCE : new OneAtATime(),
       chatWrapper,
+      promptCache,
       async dispose() {
         await context.dispose();
         await model.dispose();

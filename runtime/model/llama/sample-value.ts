@@ -1,6 +1,6 @@
 import { cachedGbnf } from "../../../schemas/grammar-cache.js";
 import type { GbnfCompileOptions } from "../../../schemas/gbnf-compiler.js";
-import type { PortGeneration } from "../model-port.js";
+import type { JumpForwardMode, PortGeneration } from "../model-port.js";
 import { parseGeneration, type ParsedOutput } from "../parse-generation.js";
 import type { Sampling } from "../sampling.js";
 import { serialSession } from "../serial-session.js";
@@ -16,6 +16,8 @@ export interface SampleValueOptions {
   sampling?: Sampling;
   signal?: AbortSignal;
   grammarOptions?: GbnfCompileOptions;
+  /** Defaults to "batched" (see JumpForwardMode). */
+  jumpForward?: JumpForwardMode;
 }
 
 export type SampledValue<Value> = ParsedOutput<Value> & { generation: PortGeneration & { tokens: readonly number[] }; grammar: string };
@@ -37,6 +39,7 @@ export async function sampleValue<Value = unknown>(opened: OpenedModel, options:
       maxTokens: options.maxTokens ?? 1024,
       sampling: options.sampling,
       signal: options.signal,
+      jumpForward: options.jumpForward,
       context: { turn: 0, visible: { tools: [], final: false } },
     });
   } finally {

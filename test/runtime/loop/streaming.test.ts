@@ -40,7 +40,8 @@ describe("streaming the thought and the answer as they are sampled", () => {
   });
 
   it("streams a real model's thought token by token", async () => {
-    const port = llamaModelPort(await openModel({ source: { tiny: 2 }, llama: await testLlama() }));
+    // Seed 3 writes a thought of several tokens (with jump-forward, some seeds close theirs at once).
+    const port = llamaModelPort(await openModel({ source: { tiny: 3 }, llama: await testLlama() }));
     try {
       const pieces: string[] = [];
       const result = await runAgent({ model: port, tools: weatherTools, task: WEATHER_TASK, maxTurns: 1, thoughtMaxLength: 40, onEvent: (event) => event.type === "text" && event.field === "thought" && pieces.push(event.text) });

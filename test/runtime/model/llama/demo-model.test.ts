@@ -42,13 +42,15 @@ describe("the trained demo model", () => {
     }
   });
 
-  it("without guards fetches the wrong city and garbles the answer (its run under none, pinned)", async () => {
+  it("without guards fetches one city and garbles the answer (its run under none, pinned)", async () => {
     const port = llamaModelPort(await openModel({ source: "demo", llama: await testLlama() }));
     try {
       const result = await runAgent({ model: port, tools: weatherTools, task: WEATHER_TASK, profile: "none", maxTurns: 6 });
+      // Without its thought the model is off the prompts it learned. With jump-forward the skeleton is written in the
+      // tokenizer's own tokens; sampling every token (jumpForward: "off") it wrote another tokenization, and fetched Tokyo.
       expect(result.turns.map((turn) => turn.raw)).toEqual([
-        '{"call":{"tool":"CityWeather","args":{"city":"Tokyo"}}}',
-        '{"call":{"tool":"FinalAnswer","answer":"Tokyo 27; need New York.k.27°C, humid, clear."}}',
+        '{"call":{"tool":"CityWeather","args":{"city":"New York"}}}',
+        '{"call":{"tool":"FinalAnswer","answer":"Tokyo 24; need New York.24°C, sunny."}}',
       ]);
     } finally {
       await port.dispose();

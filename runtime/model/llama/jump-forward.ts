@@ -1,0 +1,94 @@
+import type { LlamaGrammarEvaluationState, LlamaModel, Token } from "node-llama-cpp";
+import { grammarStart, type GrammarPosition } from "../../../schemas/gbnf-match/gbnf-matcher.js";
+import { GbnfSyntaxError } from "../../../schemas/gbnf-match/parse-gbnf.js";
+import { grammarStateAccess, type GrammarStateAccess } from "./grammar-state-access.js";
+
+/** Tokens the grammar forces next, already taken by the grammar state. */
+export interface ForcedSpan {
+  tokens: Token[];
+  text: string;
+  /** Whether the span completes the output (nothing left to sample: the tokens need no evaluation). */
+  ends: boolean;
+}
+
+/**
+ * Jump-forward: where every way on through the grammar has one character,
+ * the text is the grammar's, not the model's, and is written without
+ * sampling. The forced text comes from a matcher over the compiled grammar
+ * itself (so every step shape and codec, and sampleValue, get it), kept in
+ * step with what was generated; it is tokenized the way the tokenizer writes
+ * it (the way a prompt would hold it) and handed to llama.cpp's grammar
+ * state token by token, each checked by llama.cpp first.
+ *
+ * The token boundary: a span's last token is left to the model when free
+ * text follows, because a vocabulary token may span the boundary (`":"` +
+ * `P` as `":"P`); forcing it would make that token unwritable. Only a span
+ * that ends the output is taken whole. A token that is half of a UTF-8
+ * character waits for the rest before the matcher moves; text the matcher
+ * cannot follow (a grammar it cannot read, bytes that are not UTF-8) turns
+ * jump-forward off for the rest of the generation, never on.
+ */
+export class JumpForward {
+  private pending: Token[] = [];
+
+  private constructor(
+    private readonly model: LlamaModel,
+    private readonly access: GrammarStateAccess,
+    private position: GrammarPosition | null,
+  ) {}
+
+  /** Null when the grammar or the engine does not allow it. */
+  static create(model: LlamaModel, gbnf: string): JumpForward | null {
+    const access = grammarStateAccess(model);
+    if (!access) return null;
+    try {
+      return new JumpForward(model, access, grammarStart(gbnf));
+    } catch (error) {
+      if (error instanceof GbnfSyntaxError) return null;
+      throw error;
+    }
+  }
+
+  /** Moves the matcher over a token the model sampled; `before` are the tokens generated before it. */
+  push(token: Token, before: readonly Token[]): void {
+    if (!this.position) return;
+    this.pending.push(token);
+    const text = this.model.detokenize(this.pending, false, before.slice(-8));
+    if (text.endsWith("\uFFFD") && this.pending.length < 4) return;
+    this.pending = [];
+    this.position = text.includes("\uFFFD") ? null : this.position.advance(text);
+  }
+
+  /**
+   * The forced span from here as at most `room` tokens, taken by `state`
+   * (each checked by llama.cpp's grammar first); null when nothing is forced.
+   */
+  next(state: LlamaGrammarEvaluationState, before: readonly Token[], room: number): ForcedSpan | null {
+    if (!this.position || this.pending.length > 0 || room <= 0) return null;
+    const text = this.position.forced();
+    if (!text) return null;
+    const tokens = this.tokenize(text, before);
+    if (!tokens) return null;
+    const toEnd = this.position.advance(text)?.final === true && tokens.length <= room;
+    const chosen = toEnd ? tokens : tokens.slice(0, Math.min(tokens.length - 1, room));
+    const taken: Token[] = [];
+    for (const token of chosen) {
+      if (!this.access.canAccept(state, token)) break;
+      this.access.accept(state, token);
+      taken.push(token);
+    }
+    if (taken.length === 0) return null;
+    const ends = toEnd && taken.length === tokens.length;
+    const takenText = ends ? text : this.model.detokenize(taken, false, before.slice(-8));
+    this.position = this.position.advance(takenText);
+    return { tokens: taken, text: takenText, ends };
+  }
+
+  /** The text as the tokenizer writes it, or null when no tokenization gives it back exactly. */
+  private tokenize(text: string, before: readonly Token[]): Token[] | null {
+    for (const tokens of [this.model.tokenize(text, false, "trimLeadingSpace"), this.model.tokenize(text, false)]) {
+      if (tokens.length > 0 && this.model.detokenize(tokens, false, before.slice(-8)) === text) return tokens;
+    }
+    return null;
+  }
+}
