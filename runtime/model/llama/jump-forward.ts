@@ -2,6 +2,7 @@ import type { LlamaGrammarEvaluationState, LlamaModel, Token } from "node-llama-
 import { grammarStart, type GrammarPosition } from "../../../schemas/gbnf-match/gbnf-matcher.js";
 import { GbnfSyntaxError } from "../../../schemas/gbnf-match/parse-gbnf.js";
 import { grammarStateAccess, type GrammarStateAccess } from "./grammar-state-access.js";
+import { VocabularyIndex } from "./vocabulary-index.js";
 
 /** Tokens the grammar forces next, already taken by the grammar state. */
 export interface ForcedSpan {
@@ -20,10 +21,11 @@ export interface ForcedSpan {
  * it (the way a prompt would hold it) and handed to llama.cpp's grammar
  * state token by token, each checked by llama.cpp first.
  *
- * The token boundary: a span's last token is left to the model when free
- * text follows, because a vocabulary token may span the boundary (`":"` +
- * `P` as `":"P`); forcing it would make that token unwritable. Only a span
- * that ends the output is taken whole. A token that is half of a UTF-8
+ * The token boundary: a span's last token is left to the model when a
+ * vocabulary token begins with it and runs on into text the grammar allows
+ * after the span (`":"` then a thought may be written `":"+…`); forcing it
+ * would make that token unwritable. Where no token crosses (a choice of tool
+ * names after `"tool":"`), or the span ends the output, it is taken whole. A token that is half of a UTF-8
  * character waits for the rest before the matcher moves; text the matcher
  * cannot follow (a grammar it cannot read, bytes that are not UTF-8) turns
  * jump-forward off for the rest of the generation, never on.
@@ -70,7 +72,8 @@ export class JumpForward {
     const tokens = this.tokenize(text, before);
     if (!tokens) return null;
     const toEnd = this.position.advance(text)?.final === true && tokens.length <= room;
-    const chosen = toEnd ? tokens : tokens.slice(0, Math.min(tokens.length - 1, room));
+    const whole = toEnd || !this.crossable(tokens, before);
+    const chosen = tokens.slice(0, Math.min(whole ? tokens.length : tokens.length - 1, room));
     const taken: Token[] = [];
     for (const token of chosen) {
       if (!this.access.canAccept(state, token)) break;
@@ -82,6 +85,21 @@ export class JumpForward {
     const takenText = ends ? text : this.model.detokenize(taken, false, before.slice(-8));
     this.position = this.position.advance(takenText);
     return { tokens: taken, text: takenText, ends };
+  }
+
+  /**
+   * Whether a vocabulary token other than the span's last one could be
+   * written in its place: one that begins with the last token's text and
+   * runs on into text the grammar allows after the span. Only then is the
+   * last token left to the model.
+   */
+  private crossable(tokens: readonly Token[], before: readonly Token[]): boolean {
+    const head = tokens.slice(0, -1);
+    const last = this.model.detokenize(tokens.slice(-1), false, [...before, ...head].slice(-8));
+    const at = this.position!.advance(head.length > 0 ? this.model.detokenize(head, false, before.slice(-8)) : "");
+    if (!at || !last) return true;
+    for (const text of VocabularyIndex.of(this.model).extending(last)) if (at.advance(text) !== null) return true;
+    return false;
   }
 
   /** The text as the tokenizer writes it, or null when no tokenization gives it back exactly. */

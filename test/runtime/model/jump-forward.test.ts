@@ -70,6 +70,18 @@ describe.each(["qwen3", "llama3_1"] as RealTokenizer[])("jump-forward on a model
       expect(grammarStateAccess(model)!.canAccept(probe, token)).toBe(true);
     }
   }, 120_000);
+
+  it("takes a span whole where no vocabulary token runs past its end into what the grammar allows next (a choice of names)", async () => {
+    const gbnf = 'root ::= "{\\"tool\\":\\"" ("Qq" | "Zz") "\\"}"';
+    const grammar = await opened.llama.createGrammar({ grammar: gbnf });
+    const state = new LlamaGrammarEvaluationState({ model: opened.model, grammar });
+    const span = JumpForward.create(opened.model, gbnf)!.next(state, [], 100)!;
+    expect(span.text).toBe('{"tool":"');
+    expect(span.ends).toBe(false);
+    // What llama.cpp's grammar state took is the whole span: both names can begin next, nothing else.
+    const [q, z, quote] = ["Qq", "Zz", '"'].map((text) => opened.model.tokenize(text, false)[0]!);
+    expect([q, z, quote].map((token) => grammarStateAccess(opened.model)!.canAccept(state.clone(), token!))).toEqual([true, true, false]);
+  }, 120_000);
 });
 
 describe.skipIf(!hasTrainedFixture)("jump-forward on the trained fixture", () => {
