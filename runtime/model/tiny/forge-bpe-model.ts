@@ -1,6 +1,6 @@
 import { SeededRandom } from "./seeded-random.js";
 import { writeGguf, type GgufTensor, type GgufTensorType, type GgufValue } from "./gguf-writer.js";
-import type { LlamaShape } from "./forge-tiny-model.js";
+import { llamaArchitectureMetadata, type LlamaShape } from "./forge-tiny-model.js";
 
 /**
  * Forges a llama-architecture GGUF with random weights around a real
@@ -88,20 +88,13 @@ export function forgeBpeModel(options: ForgeOptions): Uint8Array {
   const bos = id(tokenText(config.bos_token)) ?? eos;
   const pad = id(tokenText(config.pad_token));
   const uint32 = (value: number): GgufValue => ({ type: "uint32", value });
-  const { embeddingLength: embed, feedForwardLength: ff, blockCount, headCount, headCountKv, contextLength } = shape;
   const metadata: Array<readonly [string, GgufValue]> = [
-    ["general.architecture", { type: "string", value: "llama" }],
-    ["general.name", { type: "string", value: family.name }],
-    ["general.description", { type: "string", value: "Random weights around a real tokenizer and chat template, forged by narrowgauge: produces gibberish." }],
-    ["llama.context_length", uint32(contextLength)],
-    ["llama.embedding_length", uint32(embed)],
-    ["llama.block_count", uint32(blockCount)],
-    ["llama.feed_forward_length", uint32(ff)],
-    ["llama.rope.dimension_count", uint32(embed / headCount)],
-    ["llama.attention.head_count", uint32(headCount)],
-    ["llama.attention.head_count_kv", uint32(headCountKv)],
-    ["llama.attention.layer_norm_rms_epsilon", { type: "float32", value: 1e-5 }],
-    ["llama.vocab_size", uint32(tokens.length)],
+    ...llamaArchitectureMetadata({
+      name: family.name,
+      description: "Random weights around a real tokenizer and chat template, forged by narrowgauge: produces gibberish.",
+      shape,
+      vocabularySize: tokens.length,
+    }),
     ["tokenizer.ggml.model", { type: "string", value: "gpt2" }],
     ["tokenizer.ggml.pre", { type: "string", value: family.pre }],
     ["tokenizer.ggml.tokens", { type: "array", itemType: "string", values: tokens }],

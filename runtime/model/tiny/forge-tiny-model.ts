@@ -50,13 +50,8 @@ export interface LlamaShape {
   contextLength: number;
 }
 
-/**
- * GGUF metadata of a llama-architecture model with the built-in vocabulary
- * (425 tokens) and the ChatML template: what the forged model and every model
- * distilled for it share, so prompts tokenize the same on all of them.
- */
-export function llamaMetadata(options: { name: string; description: string; shape: LlamaShape }): Array<readonly [string, GgufValue]> {
-  const vocabulary = buildTinyVocabulary();
+/** The general and llama-architecture GGUF keys of a model of this shape, up to its vocabulary size: what every model narrowgauge writes shares. */
+export function llamaArchitectureMetadata(options: { name: string; description: string; shape: LlamaShape; vocabularySize: number }): Array<readonly [string, GgufValue]> {
   const { embeddingLength: embed, feedForwardLength: ff, blockCount, headCount, headCountKv, contextLength } = options.shape;
   const uint32 = (value: number): GgufValue => ({ type: "uint32", value });
   return [
@@ -71,7 +66,20 @@ export function llamaMetadata(options: { name: string; description: string; shap
     ["llama.attention.head_count", uint32(headCount)],
     ["llama.attention.head_count_kv", uint32(headCountKv)],
     ["llama.attention.layer_norm_rms_epsilon", { type: "float32", value: 1e-5 }],
-    ["llama.vocab_size", uint32(vocabulary.tokens.length)],
+    ["llama.vocab_size", uint32(options.vocabularySize)],
+  ];
+}
+
+/**
+ * GGUF metadata of a llama-architecture model with the built-in vocabulary
+ * (425 tokens) and the ChatML template: what the forged model and every model
+ * distilled for it share, so prompts tokenize the same on all of them.
+ */
+export function llamaMetadata(options: { name: string; description: string; shape: LlamaShape }): Array<readonly [string, GgufValue]> {
+  const vocabulary = buildTinyVocabulary();
+  const uint32 = (value: number): GgufValue => ({ type: "uint32", value });
+  return [
+    ...llamaArchitectureMetadata({ ...options, vocabularySize: vocabulary.tokens.length }),
     ["tokenizer.ggml.model", { type: "string", value: "llama" }],
     ["tokenizer.ggml.tokens", { type: "array", itemType: "string", values: vocabulary.tokens }],
     ["tokenizer.ggml.scores", { type: "array", itemType: "float32", values: vocabulary.scores }],
