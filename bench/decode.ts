@@ -1,4 +1,4 @@
-import { LlamaGrammarEvaluationState, type LlamaGrammar, type Token } from "node-llama-cpp";
+import { LlamaGrammarEvaluationState, type LlamaContextSequence, type LlamaGrammar, type Token } from "node-llama-cpp";
 import type { OpenedModel } from "../index.js";
 import { JsonCompletionTracker } from "../runtime/model/json-completion.js";
 import { generateUnderGrammar } from "../runtime/model/llama/generate-under-grammar.js";
@@ -27,39 +27,35 @@ export async function decode(
   prompt: Token[],
   options: { grammar?: LlamaGrammar; max: number; temperature: number; seed: number; stop?: (piece: string) => boolean; jumpForward?: JumpForwardMode },
 ): Promise<Decoded> {
-  if (options.grammar && options.jumpForward) return decodeAsRuns(opened, prompt, { ...options, grammar: options.grammar, jumpForward: options.jumpForward });
   const stop = options.stop ?? (options.grammar ? jsonClosed() : () => false);
-  const lease = await opened.sequences.acquire();
-  try {
-    const sequence = lease.item;
-    await sequence.clearHistory();
-    await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1));
-    const tokens: Token[] = [];
+  const { grammar, jumpForward } = options;
+  return onFreshSequence(opened, prompt, async (sequence) => {
     const started = performance.now();
+    if (grammar && jumpForward) {
+      // Through the loop's own generation (jump-forward in the given mode; it stops where the JSON closes).
+      const generation = await generateUnderGrammar(sequence, { prompt, grammar, maxTokens: options.max, sampling: { temperature: options.temperature, seed: options.seed }, jumpForward });
+      return { tokens: generation.tokens, text: generation.text, ms: performance.now() - started };
+    }
+    const tokens: Token[] = [];
     for await (const token of sequence.evaluate(prompt.slice(-1), {
       temperature: options.temperature,
       seed: options.seed,
-      grammarEvaluationState: options.grammar ? new LlamaGrammarEvaluationState({ model: opened.model, grammar: options.grammar }) : undefined,
+      grammarEvaluationState: grammar ? new LlamaGrammarEvaluationState({ model: opened.model, grammar }) : undefined,
     })) {
       tokens.push(token);
       if (tokens.length >= options.max || stop(opened.model.detokenize([token], false, tokens.slice(-8, -1)))) break;
     }
     return { tokens, text: opened.model.detokenize(tokens), ms: performance.now() - started };
-  } finally {
-    lease.release();
-  }
+  });
 }
 
-/** The same, through the loop's own generation (jump-forward in the given mode; it stops where the JSON closes). */
-async function decodeAsRuns(opened: OpenedModel, prompt: Token[], options: { grammar: LlamaGrammar; max: number; temperature: number; seed: number; jumpForward: JumpForwardMode }): Promise<Decoded> {
+/** Runs `work` on a sequence cleared and holding all of the prompt but its last token. */
+async function onFreshSequence<Value>(opened: OpenedModel, prompt: Token[], work: (sequence: LlamaContextSequence) => Promise<Value>): Promise<Value> {
   const lease = await opened.sequences.acquire();
   try {
-    const sequence = lease.item;
-    await sequence.clearHistory();
-    await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1));
-    const started = performance.now();
-    const generation = await generateUnderGrammar(sequence, { prompt, grammar: options.grammar, maxTokens: options.max, sampling: { temperature: options.temperature, seed: options.seed }, jumpForward: options.jumpForward });
-    return { tokens: generation.tokens, text: generation.text, ms: performance.now() - started };
+    await lease.item.clearHistory();
+    await lease.item.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1));
+    return await work(lease.item);
   } finally {
     lease.release();
   }

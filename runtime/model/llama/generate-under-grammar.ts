@@ -48,7 +48,12 @@ class TextStreamer {
   private pending: Token[] = [];
   private readonly context: Token[] = [];
 
-  constructor(private readonly model: LlamaContextSequence["model"], private readonly onText: ((piece: string) => void) | undefined) {}
+  constructor(private readonly model: LlamaContextSequence["model"], private readonly onText: (piece: string) => void) {}
+
+  /** Whether the tokens pushed last are part of a character still to be completed. */
+  get waiting(): boolean {
+    return this.pending.length > 0;
+  }
 
   push(token: Token): void {
     this.pending.push(token);
@@ -64,7 +69,7 @@ class TextStreamer {
   private flush(text: string): void {
     this.context.push(...this.pending);
     this.pending = [];
-    if (text) this.onText?.(text);
+    if (text) this.onText(text);
   }
 }
 
@@ -121,9 +126,13 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
 
   const tokens: Token[] = [];
   const tracker = new StepEndTracker(options.end);
-  const streamed = new TextStreamer(model, options.onText);
   const mode = options.jumpForward ?? "batched";
   const jump = mode === "off" ? null : JumpForward.create(model, grammar.grammar);
+  // Whole characters of the output, in order: what the caller streams and what jump-forward's matcher follows.
+  const streamed = new TextStreamer(model, (piece) => {
+    jump?.advance(piece);
+    options.onText?.(piece);
+  });
   const state = new LlamaGrammarEvaluationState({ model, grammar });
   let stopReason: GenerationStopReason = "end-of-generation";
   let firstTokenAt: number | undefined;
@@ -135,14 +144,14 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
     for (const token of added) {
       const piece = model.detokenize([token], false, tokens.slice(-8));
       tokens.push(token);
-      if (options.onText) streamed.push(token);
+      streamed.push(token);
       if (tracker.push(piece) >= 0) return true;
     }
     return false;
   };
   /** The forced span from here (null when none); `ends` when it completes the output. */
   const forceFrom = (): { tokens: Token[]; ends: boolean } | null => {
-    const span = jump?.next(state, tokens, maxTokens - tokens.length);
+    const span = streamed.waiting ? null : jump?.next(state, tokens, maxTokens - tokens.length);
     if (!span) return null;
     forcedTokens += span.tokens.length;
     const ends = emit(span.tokens) || span.ends;
@@ -194,7 +203,6 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
       decodes++;
       firstTokenAt ??= performance.now();
       const token = next.value;
-      jump?.push(token, tokens);
       if (emit([token])) {
         stopReason = "grammar-complete";
         break;

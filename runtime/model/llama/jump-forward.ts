@@ -25,14 +25,14 @@ export interface ForcedSpan {
  * vocabulary token begins with it and runs on into text the grammar allows
  * after the span (`":"` then a thought may be written `":"+…`); forcing it
  * would make that token unwritable. Where no token crosses (a choice of tool
- * names after `"tool":"`), or the span ends the output, it is taken whole. A token that is half of a UTF-8
- * character waits for the rest before the matcher moves; text the matcher
+ * names after `"tool":"`), or the span ends the output, it is taken whole.
+ * The matcher is moved by the generation's whole characters (a token that
+ * is half of one waits for the rest, and nothing is forced meanwhile); text
+ * the matcher
  * cannot follow (a grammar it cannot read, bytes that are not UTF-8) turns
  * jump-forward off for the rest of the generation, never on.
  */
 export class JumpForward {
-  private pending: Token[] = [];
-
   private constructor(
     private readonly model: LlamaModel,
     private readonly access: GrammarStateAccess,
@@ -51,14 +51,9 @@ export class JumpForward {
     }
   }
 
-  /** Moves the matcher over a token the model sampled; `before` are the tokens generated before it. */
-  push(token: Token, before: readonly Token[]): void {
-    if (!this.position) return;
-    this.pending.push(token);
-    const text = this.model.detokenize(this.pending, false, before.slice(-8));
-    if (text.endsWith("\uFFFD") && this.pending.length < 4) return;
-    this.pending = [];
-    this.position = text.includes("\uFFFD") ? null : this.position.advance(text);
+  /** Moves the matcher over the output's next whole characters (sampled or forced, in order). */
+  advance(text: string): void {
+    if (this.position) this.position = text.includes("\uFFFD") ? null : this.position.advance(text);
   }
 
   /**
@@ -66,7 +61,7 @@ export class JumpForward {
    * (each checked by llama.cpp's grammar first); null when nothing is forced.
    */
   next(state: LlamaGrammarEvaluationState, before: readonly Token[], room: number): ForcedSpan | null {
-    if (!this.position || this.pending.length > 0 || room <= 0) return null;
+    if (!this.position || room <= 0) return null;
     const text = this.position.forced();
     if (!text) return null;
     const tokens = this.tokenize(text, before);
@@ -82,9 +77,8 @@ export class JumpForward {
     }
     if (taken.length === 0) return null;
     const ends = toEnd && taken.length === tokens.length;
-    const takenText = ends ? text : this.model.detokenize(taken, false, before.slice(-8));
-    this.position = this.position.advance(takenText);
-    return { tokens: taken, text: takenText, ends };
+    // The matcher moves over these tokens when they are emitted (advance), like every other token.
+    return { tokens: taken, text: ends ? text : this.model.detokenize(taken, false, before.slice(-8)), ends };
   }
 
   /**
