@@ -13,7 +13,7 @@ export { RUN_OPTIONS, SAMPLING_FIELDS } from "./runtime/loop/options/run-options
 export type { FlagShape, OptionDeclaration } from "./runtime/loop/options/option-kinds.js";
 export { NATIVE_STRATEGY, type StepRequest, type TurnStrategy } from "./runtime/loop/turn-strategy.js";
 export { createAgentSession, type AgentSession, type AgentSessionOptions, type AskOptions } from "./runtime/loop/agent-session.js";
-export type { AnsweredRun, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord, UnansweredRun } from "./runtime/loop/run-types.js";
+export type { AnsweredRun, DroppedExchanges, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord, UnansweredRun } from "./runtime/loop/run-types.js";
 export type { Judgement, Verdict } from "./runtime/gate/judge.js";
 export { DEFAULT_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "./prompts/model-text.js";
 export { CODEC_NAMES, type CodecName } from "./runtime/codec/step-codec.js";

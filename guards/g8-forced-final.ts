@@ -4,18 +4,19 @@ import { defineGuard, type GuardDecision, type View } from "./guard.js";
 import { succeeded, type RunState } from "./run-state.js";
 
 /**
- * G8: on the last turn the tools are taken off the table, so the run can end
- * with an answer that says what could not be found instead of running out of
- * turns.
+ * G8: on the last turn, or when the context has room for one more step only,
+ * the tools are taken off the table, so the run can end with an answer that
+ * says what could not be found instead of running out of turns or context.
  */
 export const lastTurnGuard = defineGuard({
   id: "G8",
-  title: "on the last turn, FinalAnswer alone",
+  title: "on the last turn, or with room for one more step, FinalAnswer alone",
   stage: "finish",
   profileField: "forcedFinal",
   view(state, view) {
-    if (view.forcedFinal || state.turn < state.maxTurns) return { view, decisions: [] };
-    return { view: { ...view, forcedFinal: true }, decisions: [{ guard: "G8", kind: "force-final", reason: "last turn" }] };
+    if (view.forcedFinal || (state.turn < state.maxTurns && !state.lowOnContext)) return { view, decisions: [] };
+    const reason = state.turn < state.maxTurns ? "the context has room for one more step" : "last turn";
+    return { view: { ...view, forcedFinal: true }, decisions: [{ guard: "G8", kind: "force-final", reason }] };
   },
 });
 

@@ -89,15 +89,21 @@ export interface RunState {
   readonly disabled: readonly string[];
   /** The turn about to run is prepared again because, as first prepared, it would have repeated the last one exactly (G9). */
   readonly stalled: boolean;
+  /**
+   * The turn about to run is prepared again because, as first prepared, its
+   * prompt left the context less than a step's reserve, with every earlier
+   * exchange that could leave gone (G8 forces the final).
+   */
+  readonly lowOnContext: boolean;
 }
 
 /** Everything a run state holds that is not derived from its turns. */
-export type RunSetting = Omit<RunState, "turn" | "turns" | "calls" | "stalled">;
+export type RunSetting = Omit<RunState, "turn" | "turns" | "calls" | "stalled" | "lowOnContext">;
 
 /** The state before the next turn: the turn number and the calls follow from the turns so far. */
-export function runState(setting: RunSetting, turns: readonly TurnFacts[], stalled = false): RunState {
+export function runState(setting: RunSetting, turns: readonly TurnFacts[], stalled = false, lowOnContext = false): RunState {
   const calls = turns.flatMap((turn) => (turn.call ? [turn.call] : []));
-  return Object.freeze({ ...setting, turn: turns.length + 1, turns: Object.freeze([...turns]), calls: Object.freeze(calls), stalled });
+  return Object.freeze({ ...setting, turn: turns.length + 1, turns: Object.freeze([...turns]), calls: Object.freeze(calls), stalled, lowOnContext });
 }
 
 export const succeeded = (state: RunState): CallAttempt[] => state.calls.filter((call) => call.check === "ok");

@@ -35,7 +35,7 @@ export class PeerRecorder {
     const fetched = [...new Set(this.turns.flatMap((turn) => (turn.tool?.ok ? [`${turn.tool.name}(${JSON.stringify(turn.tool.args)}) returned ${JSON.stringify(turn.tool.result)}`] : [])))];
     const error = details.error;
     const record = {
-      task: this.task, reason, profile: "none" as const, codec: "node-llama-cpp" as const, requireTool: false, judgements: [], turns: this.turns, model: this.model,
+      task: this.task, reason, profile: "none" as const, codec: "node-llama-cpp" as const, requireTool: false, judgements: [], turns: this.turns, dropped: [], model: this.model,
       tokens: { prompt: sum((turn) => turn.prompt.tokens), evaluated: sum((turn) => turn.prompt.evaluated), generated: sum((turn) => turn.generatedTokens) },
       ms: { total: performance.now() - this.started, render: 0, grammar: 0, prompt: 0, sampling: sum((turn) => turn.ms.sampling), tool: sum((turn) => turn.ms.tool), judgements: 0 },
     };

@@ -3,7 +3,10 @@ import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import type { JumpForwardMode, ModelPort, ModelSession } from "../model/model-port.js";
 import { parseGeneration } from "../model/parse-generation.js";
 import type { Sampling } from "../model/sampling.js";
-import { renderHistory } from "../history/render-history.js";
+import { plainTextLike } from "../history/llama-text-slice.js";
+import { renderContext } from "../history/render-history.js";
+import { stepBudget } from "../model/context-overflow.js";
+import { shortestStepTokens } from "../model/shortest-step.js";
 import { FRESHNESS_PROMPT, VERDICT_PROMPT, verdictQuestion } from "../../prompts/model-text.js";
 import { FRESHNESS_SCHEMA, VERDICT_SCHEMA } from "./judgement-schemas.js";
 
@@ -33,15 +36,20 @@ export interface JudgeOptions {
   session?: Pick<ModelSession, "generate">;
 }
 
+/** A judgement's cap on sampled tokens (its values are a boolean, or a verdict and a short query). */
+const JUDGEMENT_MAX_TOKENS = 200;
+
 async function judge(model: ModelPort, kind: Judgement["kind"], system: string, user: string, schema: TSchema, options: JudgeOptions): Promise<Judgement> {
   const started = performance.now();
-  const prompt = renderHistory(model, [{ type: "system", text: system }, { type: "user", text: user }]);
+  const rendered = renderContext(model.chatWrapper, [{ type: "system", text: system }, { type: "user", text: user }]);
+  const prompt = model.tokenize(rendered);
   const gbnf = cachedGbnf(schema);
   const render = performance.now() - started;
+  const maxTokens = stepBudget(prompt.length, JUDGEMENT_MAX_TOKENS, model.description.contextSize, shortestStepTokens(model, (text) => plainTextLike(rendered, text), gbnf));
   const generation = await (options.session ?? model).generate({
     prompt,
     gbnf,
-    maxTokens: 200,
+    maxTokens,
     sampling: options.sampling,
     signal: options.signal,
     jumpForward: options.jumpForward,

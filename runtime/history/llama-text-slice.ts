@@ -33,3 +33,8 @@ export function plainLlamaText(text: LlamaText): LlamaText | null {
   if (text.values.some(isBuiltIn)) return null;
   return text.mapValues((value) => textOf(value));
 }
+
+/** `text` as plain text of the same LlamaText class as `like` (node-llama-cpp's values are loaded lazily, so its class comes from a rendered prompt). */
+export function plainTextLike(like: LlamaText, text: string): LlamaText {
+  return like.mapValues(() => "").concat(text);
+}

@@ -4,11 +4,12 @@ import { callKey } from "../../guards/facts/canonical-args.js";
 import type { CallVerdict } from "../../guards/guard.js";
 import type { CallAttempt, RunState } from "../../guards/run-state.js";
 import { describeIssues } from "../../schemas/validator-cache.js";
-import type { Observation } from "../tools/tool-observation.js";
+import type { LogicalStep } from "../codec/step-codec.js";
+import { cutObservation, type Observation } from "../tools/tool-observation.js";
 import type { StepOutcome } from "./interpret-step.js";
 import type { Question } from "./question.js";
 import type { TurnBuilder } from "./turn-builder.js";
-import type { TurnInput } from "./turn-input.js";
+import { renderShown, type TurnInput } from "./turn-input.js";
 
 /** A refusal recorded as a decision of the guard that made it. */
 function recordRefusal(turn: TurnBuilder, name: string, verdict: CallVerdict): void {
@@ -61,6 +62,7 @@ export async function actOnCall(
       attempt = { ...base, check: verdict.check, result: verdict.result, evidence: null };
     } else {
       observation = await execute(question, outcome, turn);
+      if (observation.ok) observation = fitToContext(question, input, { raw: turn.record.raw, step: outcome.step, name: outcome.name, args: outcome.args }, observation);
       attempt = { ...base, check: observation.ok ? "ok" : "error", result: observation.result, evidence: observation.ok ? observation.evidence : null };
     }
     if (verdict.repeatOf !== undefined && attempt.check !== "repeat") attempt.repeatOf = verdict.repeatOf;
@@ -71,6 +73,28 @@ export async function actOnCall(
   turn.record.tool = { name: attempt.name, args: attempt.args, ok: observation.ok, result: attempt.result, failure };
   if (attempt.check === "ok" || attempt.check === "error") recorder.emit({ type: "tool-end", index: state.turn, tool: turn.record.tool });
   return !observation.ok && observation.code === "aborted" ? "aborted" : attempt;
+}
+
+/**
+ * A successful result as shown where the context is small: cut (its marker
+ * says so) until the prompt after the call still leaves the final's reserve,
+ * measured by rendering the call and its result as the next prompt shows
+ * them (a search over the length shown; at least one character is kept).
+ */
+function fitToContext(question: Question, input: TurnInput, call: { raw: string; step: LogicalStep; name: string; args: unknown }, observation: Extract<Observation, { ok: true }>): Observation {
+  const contextSize = question.config.model.description.contextSize;
+  if (contextSize === null) return observation;
+  const fits = (shown: Extract<Observation, { ok: true }>) =>
+    contextSize - renderShown(question, question.config.codec.callItems(call.raw, call.step, { name: call.name, args: call.args, result: shown.result })).length >= input.reserve;
+  if (fits(observation)) return observation;
+  const longest = Math.min(question.config.maxResultChars, observation.json.length);
+  let [low, high] = [1, longest - 1];
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(cutObservation(observation.json, middle))) low = middle;
+    else high = middle - 1;
+  }
+  return cutObservation(observation.json, low);
 }
 
 /** The message of a failed call's result; a repeat's result is the ledger's note. */

@@ -57,7 +57,10 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       const created = createConversation(config);
       await checkGrammars(config, created.registry);
       conversation = created;
-    } else conversation.history.push(feedbackItem(config.task));
+    } else {
+      conversation.exchanges.push(conversation.history.length);
+      conversation.history.push(feedbackItem(config.task));
+    }
     const current = conversation;
     const recorder = new RunRecorder(config, current.registry.naming);
     recorder.emit({ type: "run-start", task, tools: current.registry.names, maxTurns: config.maxTurns, model: config.model.description });

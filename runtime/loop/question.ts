@@ -18,6 +18,16 @@ export interface Conversation {
   readonly history: ChatHistoryItem[];
   /** The questions asked before the current one, with the calls that succeeded answering them (append-only). */
   readonly earlier: Array<{ readonly task: string; readonly calls: readonly CallAttempt[] }>;
+  /** Where each question's exchange starts in `history` (its task's item), oldest first; the current question's last. */
+  readonly exchanges: number[];
+  /**
+   * How many of the earliest exchanges have left the prompt, because the
+   * context could not hold them beside a step (see prepareTurn): the prompt
+   * shows the system message, then the exchanges from this one on. What
+   * left the prompt left the run state too: its numbers ground no answer,
+   * and its calls answer no repeat.
+   */
+  dropped: number;
   /** What the model session read and wrote in the last step, as the history shows it: the next prompt starts with these tokens where its text does. */
   held: HeldText | undefined;
 }
@@ -36,17 +46,24 @@ export function createConversation(config: RunConfig): Conversation {
   const registry = new ToolRegistry(config.tools);
   // The model reads the names it writes (modelFacingName); the codec says who documents the tools, and how.
   const { system, functions } = config.codec.prelude(config.system, registry.tools, config.profile.thought);
-  return { registry, functions, history: initialHistory(system, config.task), earlier: [], held: undefined };
+  return { registry, functions, history: initialHistory(system, config.task), earlier: [], exchanges: [1], dropped: 0, held: undefined };
 }
 
-/** The run state the guards read before the next turn, derived from the question's records. */
-export function stateOf(question: Pick<Question, "config" | "conversation" | "recorder">, stalled = false): RunState {
+/** The history the prompt shows: the system message, then every exchange that has not left the prompt. */
+export function shownHistory(conversation: Pick<Conversation, "history" | "exchanges" | "dropped">): readonly ChatHistoryItem[] {
+  const { history, exchanges, dropped } = conversation;
+  return dropped === 0 ? history : [history[0]!, ...history.slice(exchanges[dropped])];
+}
+
+/** The run state the guards read before the next turn, derived from the question's records and the exchanges the prompt still shows. */
+export function stateOf(question: Pick<Question, "config" | "conversation" | "recorder">, stalled = false, lowOnContext = false): RunState {
   const { config, conversation, recorder } = question;
   const fresh = freshnessOf(recorder.judgementsSoFar);
+  const earlier = conversation.earlier.slice(conversation.dropped);
   return runState(
     {
       task: config.task,
-      earlier: { tasks: conversation.earlier.map((earlier) => earlier.task), calls: conversation.earlier.flatMap((earlier) => earlier.calls) },
+      earlier: { tasks: earlier.map((exchange) => exchange.task), calls: earlier.flatMap((exchange) => exchange.calls) },
       maxTurns: config.maxTurns,
       tools: conversation.registry.names.map((tool) => ({ ...conversation.registry.get(tool)!, name: tool })),
       requireTool: toolRequired(config, fresh),
@@ -58,6 +75,7 @@ export function stateOf(question: Pick<Question, "config" | "conversation" | "re
     },
     recorder.factsSoFar,
     stalled,
+    lowOnContext,
   );
 }
 

@@ -4,7 +4,7 @@ import type { Judgement } from "../gate/judge.js";
 import type { ToolNames } from "../tools/tool-names.js";
 import { eventWithOriginalNames, turnWithOriginalNames } from "./original-names.js";
 import type { RunConfig } from "./run-config.js";
-import type { ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./run-types.js";
+import type { DroppedExchanges, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./run-types.js";
 import { freshnessOf, toolRequired } from "./tool-requirement.js";
 import type { TurnBuilder } from "./turn-builder.js";
 
@@ -40,6 +40,7 @@ export class RunRecorder {
   private readonly turns: TurnRecord[] = [];
   private readonly facts: TurnFacts[] = [];
   private readonly judgements: Judgement[] = [];
+  private readonly dropped: DroppedExchanges[] = [];
   private readonly started = performance.now();
   private ended: RunResult | undefined;
 
@@ -73,6 +74,11 @@ export class RunRecorder {
   judgement(judgement: Judgement): void {
     this.judgements.push(judgement);
     this.emit({ type: "judgement", judgement });
+  }
+
+  /** Earlier exchanges left the prompt before a turn. */
+  drop(record: DroppedExchanges): void {
+    this.dropped.push(record);
   }
 
   commit(turn: TurnBuilder): void {
@@ -131,6 +137,7 @@ export class RunRecorder {
       requireTool: toolRequired(this.config, freshnessOf(this.judgements)),
       judgements: this.judgements,
       turns: this.turns,
+      dropped: this.dropped,
       model: this.config.model.description,
       tokens: {
         prompt: sum((turn) => turn.prompt.tokens) + sumJudgements((judgement) => judgement.prompt.tokens),

@@ -6,6 +6,8 @@ import { actOnCall } from "./act-on-call.js";
 import { actOnFinal } from "./act-on-final.js";
 import { judgeFreshnessFirst } from "./freshness-first.js";
 import { interpretStep, invalidStepFeedback, type StepOutcome } from "./interpret-step.js";
+import { groundedNumbers, isGrounded } from "../../guards/facts/grounded-numbers.js";
+import type { RunState } from "../../guards/run-state.js";
 import { stateOf, type Question } from "./question.js";
 import type { RunResult } from "./run-types.js";
 import { sampleStep } from "./sample-step.js";
@@ -32,14 +34,12 @@ export async function runTurns(question: Question): Promise<RunResult> {
 
   for (let index = 1; index <= config.maxTurns; index++) {
     if (config.signal.aborted) return recorder.end("aborted");
-    let state = stateOf(question);
-    let input = prepareTurn(question, state);
+    let { state, input } = fitTurn(question, index);
     // G9: an identical prompt and grammar would reproduce the previous output. Escalate once, then stop.
     const repeated = repeatsLastTurn(previous, input);
     if (repeated) {
       if (afterRepeat(config.profile, input.view) === "end") return recorder.end("stalled");
-      state = stateOf(question, true);
-      input = prepareTurn(question, state, input.notes);
+      ({ state, input } = fitTurn(question, index, true, input.notes));
     }
     previous = input;
     const turn = startTurn(question, index, input, repeated);
@@ -80,6 +80,35 @@ export async function runTurns(question: Question): Promise<RunResult> {
     recorder.commit(turn);
   }
   return recorder.end("max-turns");
+}
+
+/**
+ * The turn's state and input. Where the prompt leaves the exchanges it
+ * drops out, they leave the conversation's prompt for good, and the state
+ * is derived again without them (their numbers no longer ground, which can
+ * change the grammar), until a prompt drops nothing more. A prompt that then
+ * still leaves no room for a step and the final's reserve after it is
+ * prepared once more as low on context, so the final is forced while it
+ * still fits.
+ */
+function fitTurn(question: Question, index: number, stalled = false, noted: readonly string[] = []): { state: RunState; input: TurnInput } {
+  const { config, conversation, recorder } = question;
+  const contextSize = config.model.description.contextSize;
+  for (let lowOnContext = false; ; ) {
+    const state = stateOf(question, stalled, lowOnContext);
+    const input = prepareTurn(question, state, noted);
+    if (!input.drop) {
+      // Nothing more can leave, and the prompt leaves no room for a step and then the final: G8 forces the final now.
+      if (lowOnContext || contextSize === null || contextSize - input.prompt.length >= 2 * input.reserve) return { state, input };
+      lowOnContext = true;
+      continue;
+    }
+    const tasks = conversation.earlier.slice(conversation.dropped, input.drop.dropped).map((exchange) => exchange.task);
+    conversation.dropped = input.drop.dropped;
+    const still = groundedNumbers(stateOf(question, stalled));
+    const forgottenNumbers = groundedNumbers(state).filter((number) => !isGrounded(number, still));
+    recorder.drop({ turn: index, tasks, tokens: input.drop.tokens, keptTokens: input.drop.keptTokens, forgottenNumbers });
+  }
 }
 
 /** A turn begins: its new notes join the conversation, and its record starts with what the grammar allows. */

@@ -94,6 +94,24 @@ export interface TurnRecord {
   spy?: { prompt: string; tokens: number; grammar: string; codec: CodecName };
 }
 
+/**
+ * Earlier exchanges of a conversation (a question, its steps and its
+ * answer) that left the prompt before a turn, oldest first, because the
+ * context could not hold them beside a step.
+ */
+export interface DroppedExchanges {
+  /** The turn whose prompt first went without them. */
+  turn: number;
+  /** Their questions. */
+  tasks: string[];
+  /** Prompt tokens they took. */
+  tokens: number;
+  /** Prompt tokens before the first dropped one: the KV cache keeps these, and the prompt is evaluated from there on. */
+  keptTokens: number;
+  /** Numbers their questions and tool results stated that nothing the model still sees states: they ground no answer any more. */
+  forgottenNumbers: number[];
+}
+
 /** What every run result holds, whatever its ending. */
 export interface RunRecord {
   task: string;
@@ -107,6 +125,8 @@ export interface RunRecord {
   /** The answer gate's model calls (freshness, verdicts), counted in the token and time totals. */
   judgements: Judgement[];
   turns: TurnRecord[];
+  /** Earlier exchanges that left the prompt during this question (a conversation's ask); empty while the whole conversation fits. */
+  dropped: DroppedExchanges[];
   model: ModelDescription;
   tokens: { prompt: number; evaluated: number; generated: number };
   ms: { total: number; render: number; grammar: number; prompt: number; sampling: number; tool: number; judgements: number };

@@ -1,9 +1,17 @@
+import { stepBudget } from "../model/context-overflow.js";
 import type { PortGeneration } from "../model/model-port.js";
 import type { Question } from "./question.js";
 import { StepTextStream } from "./step-text-stream.js";
 import { renderShown, type TurnInput } from "./turn-input.js";
 
-/** One step from the model, sampled the strategy's way (runAgent's own: one call under the step grammar). Throws only when the model cannot be run. */
+/**
+ * One step from the model, sampled the strategy's way (runAgent's own: one
+ * call under the step grammar), with what the context has left as its
+ * budget (at most maxTokensPerStep; a step that is not the forced final
+ * leaves the final's reserve). Throws only when the model cannot be
+ * run, or (ContextOverflowError) when the context left cannot hold the
+ * turn's shortest complete step.
+ */
 export function sampleStep(question: Question, input: TurnInput, turn: number): Promise<PortGeneration> {
   const { config, recorder } = question;
   const stream = config.onEvent ? new StepTextStream((field, text) => recorder.emit({ type: "text", index: turn, field, text })) : null;
@@ -15,7 +23,7 @@ export function sampleStep(question: Question, input: TurnInput, turn: number): 
     prompt: input.prompt,
     session: question.session,
     generation: {
-      maxTokens: config.maxTokensPerStep,
+      maxTokens: stepBudget(input.prompt.length, config.maxTokensPerStep, config.model.description.contextSize, input.shortestStep, input.keep),
       sampling: config.sampling,
       signal: config.signal,
       jumpForward: config.jumpForward,

@@ -7,8 +7,10 @@ import { narrowParams } from "../../schemas/narrow-params.js";
 import { buildStepSchema, stepParts, type StepParts, type StepSchema, type StepSchemaOptions, type ToolSchemaSpec } from "../../schemas/step-schema.js";
 import { feedbackItem } from "../history/history-items.js";
 import { nextPrompt } from "../history/held-prompt.js";
+import { plainTextLike } from "../history/llama-text-slice.js";
 import { renderContext } from "../history/render-history.js";
-import type { Question } from "./question.js";
+import { shortestStepTokens } from "../model/shortest-step.js";
+import { shownHistory, type Question } from "./question.js";
 
 export interface TurnInput {
   view: View;
@@ -21,6 +23,22 @@ export interface TurnInput {
   rendered: { text: string; appended: number | null };
   /** Guard notes new this turn: the prompt shows them appended to the conversation (each note once per question). */
   notes: string[];
+  /** Tokens of the shortest complete step the grammar allows: the least the context must leave (see stepBudget). */
+  shortestStep: number;
+  /**
+   * Tokens kept for one step: `stepReserve` (at most maxTokensPerStep), or
+   * the shortest step if more. A turn that is not the last needs room for
+   * its step and then the final's: twice this (see fitTurn, stepBudget).
+   */
+  reserve: number;
+  /** Tokens the step leaves free for the final after it: the reserve, or none on a final forced or low on context. */
+  keep: number;
+  /**
+   * Earlier exchanges this prompt leaves out that the conversation still
+   * showed (null: none): how many are out now, the tokens they took, and the
+   * prompt tokens before the first of them (which the KV cache keeps).
+   */
+  drop: { dropped: number; tokens: number; keptTokens: number } | null;
   /** Milliseconds building the schema and grammar, and rendering the prompt. */
   ms: { grammar: number; render: number };
 }
@@ -36,22 +54,65 @@ export function renderShown(question: Pick<Question, "config" | "conversation">,
 
 /**
  * renderShown with the rendered text, and with the session's held tokens
- * kept where the text extends them and the codec shows steps verbatim.
+ * kept where the text extends them and the codec shows steps verbatim;
+ * `dropped` earlier exchanges left out (the conversation's own count unless given).
  */
-function renderShownPrompt(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], extra: readonly ChatHistoryItem[] = []) {
+function renderShownPrompt(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], extra: readonly ChatHistoryItem[] = [], dropped = question.conversation.dropped) {
   const { config, conversation } = question;
-  const rendered = renderContext(config.model.chatWrapper, [...config.strategy.showHistory([...conversation.history, ...appended]), ...extra], conversation.functions, {
+  const shown = shownHistory({ ...conversation, dropped });
+  const rendered = renderContext(config.model.chatWrapper, [...config.strategy.showHistory([...shown, ...appended]), ...extra], conversation.functions, {
     continueAfterCall: config.codec.verbatim,
   });
-  return nextPrompt(config.model, rendered, conversation.held, config.codec.verbatim);
+  return { ...nextPrompt(config.model, rendered, conversation.held, config.codec.verbatim), llamaText: rendered };
+}
+
+const commonPrefix = (a: readonly number[], b: readonly number[]) => {
+  let length = 0;
+  while (length < a.length && length < b.length && a[length] === b[length]) length++;
+  return length;
+};
+
+/**
+ * The prompt, with as many more of the earliest exchanges left out as it
+ * takes to leave the context room for a step and, after it, the final's
+ * (`reserve` tokens each; see roomForTurn), never the system message, the
+ * tool documentation or the current question. Each exchange is whole: a
+ * question, its steps and its answer.
+ */
+function fittedPrompt(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], reserve: (prompt: ReturnType<typeof renderShownPrompt>) => number) {
+  const { config, conversation } = question;
+  const contextSize = config.model.description.contextSize;
+  const first = renderShownPrompt(question, appended);
+  let prompt = first;
+  let dropped = conversation.dropped;
+  while (contextSize !== null && prompt.tokens.length + 2 * reserve(first) > contextSize && dropped < conversation.exchanges.length - 1) {
+    prompt = renderShownPrompt(question, appended, [], ++dropped);
+  }
+  const drop = dropped === conversation.dropped ? null : { dropped, tokens: first.tokens.length - prompt.tokens.length, keptTokens: commonPrefix(first.tokens, prompt.tokens) };
+  return { prompt, drop };
+}
+
+/**
+ * Caps on the free text that keep a step inside `free` tokens (the room left
+ * beside the prompt, less the shortest step): in the tokenizers narrowgauge
+ * meets, a token of plain text holds at least one character, so a step whose
+ * free fields together hold no more characters than that fits. The thought
+ * gets a third, the answer the rest.
+ */
+function capsForRoom(free: number, config: Pick<Question["config"], "thoughtMaxLength" | "answerMaxLength">): { thought: number; answer: number } {
+  const thought = Math.min(config.thoughtMaxLength, Math.max(0, Math.floor(free / 3)));
+  return { thought, answer: Math.max(1, Math.min(config.answerMaxLength, free - thought)) };
 }
 
 /**
  * Everything a turn samples from: the guards' view (state → guards → view),
  * the step schema built from it with narrowed domains, its grammar, and the
  * native prompt with the view's new notes appended. Guards change the grammar
- * and append; they never touch earlier prompt text. Pure: nothing is
- * appended to the conversation until the turn runs.
+ * and append; they never touch earlier prompt text. Where the context cannot
+ * hold the prompt beside a step and the final's reserve, the earliest
+ * exchanges are left out (`drop`);
+ * on a turn low on context (G8 forces the final), the free text is capped to
+ * the room left. Pure: nothing is appended to the conversation until the turn runs.
  */
 export function prepareTurn(question: Pick<Question, "config" | "conversation">, state: RunState, noted: readonly string[] = []): TurnInput {
   const { config, conversation } = question;
@@ -63,21 +124,39 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
     const tool = conversation.registry.get(name)!;
     return { name, description: tool.description, params: narrowParams(tool.params, domainsOf(view.enums, name)) };
   });
-  const options: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = {
-    tools,
-    final: view.final,
-    thought: config.profile.thought,
-    answerNumbers: view.answerNumbers,
-    thoughtMaxLength: config.thoughtMaxLength,
-    answerMaxLength: config.answerMaxLength,
+  const grammarFor = (caps: { thought: number; answer: number }) => {
+    const options: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = {
+      tools,
+      final: view.final,
+      thought: config.profile.thought,
+      answerNumbers: view.answerNumbers,
+      thoughtMaxLength: caps.thought,
+      answerMaxLength: caps.answer,
+    };
+    const schema = buildStepSchema(options);
+    const parts = stepParts(options);
+    return { schema, parts, gbnf: config.codec.grammar(schema, parts) };
   };
-  const schema = buildStepSchema(options);
-  const parts = stepParts(options);
-  const gbnf = config.codec.grammar(schema, parts);
-  const grammarMs = performance.now() - started;
-  const prompt = renderShownPrompt(question, notes.map(feedbackItem));
+  let step = grammarFor({ thought: config.thoughtMaxLength, answer: config.answerMaxLength });
+  let grammarMs = performance.now() - started;
+  let shortestStep = 1;
+  let reserve = 1;
+  const { prompt, drop } = fittedPrompt(question, notes.map(feedbackItem), (first) => {
+    shortestStep = shortestStepTokens(config.model, (text) => plainTextLike(first.llamaText, text), step.gbnf);
+    return (reserve = Math.max(shortestStep, Math.min(config.maxTokensPerStep, config.stepReserve)));
+  });
+  const contextSize = config.model.description.contextSize;
+  if (state.lowOnContext && contextSize !== null) {
+    const caps = capsForRoom(contextSize - prompt.tokens.length - shortestStep, config);
+    if (caps.thought < config.thoughtMaxLength || caps.answer < config.answerMaxLength) {
+      const again = performance.now();
+      step = grammarFor(caps);
+      grammarMs += performance.now() - again;
+    }
+  }
+  const { schema, parts, gbnf } = step;
   return {
-    view, decisions, schema, parts, gbnf, prompt: prompt.tokens, rendered: { text: prompt.text, appended: prompt.appended }, notes,
+    view, decisions, schema, parts, gbnf, prompt: prompt.tokens, rendered: { text: prompt.text, appended: prompt.appended }, notes, shortestStep, reserve, keep: state.lowOnContext || view.forcedFinal ? 0 : reserve, drop,
     ms: { grammar: grammarMs, render: performance.now() - started - grammarMs },
   };
 }

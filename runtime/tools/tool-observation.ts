@@ -35,6 +35,8 @@ export type Observation =
        * numbers.
        */
       evidence: unknown;
+      /** The whole JSON the tool returned, so the result can be shown shorter where the context is small (cutObservation). */
+      json: string;
     }
   | { ok: false; code: ToolFailureCode; result: { error: string } };
 
@@ -51,13 +53,18 @@ export function successObservation(value: unknown, maxChars: number): Observatio
   } catch (error) {
     return errorObservation("unserialisable", TOOL_FAILED.unserialisable((error as Error).message));
   }
-  if (text === undefined) return { ok: true, result: null, evidence: null };
-  if (text.length > maxChars) {
-    const shown = text.slice(0, maxChars);
+  if (text === undefined) return { ok: true, result: null, evidence: null, json: "null" };
+  return cutObservation(text, maxChars);
+}
+
+/** The observation of a result whose whole JSON is `json`, shown in at most `maxChars` characters (then the marker). */
+export function cutObservation(json: string, maxChars: number): Extract<Observation, { ok: true }> {
+  if (json.length > maxChars) {
+    const shown = json.slice(0, maxChars);
     // A number cut in two by the truncation ("…"temperatureC":12|3…) is not a value the tool returned.
-    const evidence = /[\d.]$/.test(shown) && /^[\d.]/.test(text.slice(maxChars)) ? shown.replace(/-?[\d.]+$/, "") : shown;
-    return { ok: true, result: `${shown}${TOOL_FAILED.truncated(text.length - maxChars)}`, evidence };
+    const evidence = /[\d.]$/.test(shown) && /^[\d.]/.test(json.slice(maxChars)) ? shown.replace(/-?[\d.]+$/, "") : shown;
+    return { ok: true, result: `${shown}${TOOL_FAILED.truncated(json.length - maxChars)}`, evidence, json };
   }
-  const plain = JSON.parse(text);
-  return { ok: true, result: plain, evidence: plain };
+  const plain = JSON.parse(json);
+  return { ok: true, result: plain, evidence: plain, json };
 }

@@ -164,6 +164,12 @@ describe("G8: forced final", () => {
   it("does nothing before the last turn", () => {
     expect(viewOf(lastTurnGuard, state({ turn: 7 }), fullView()).view.forcedFinal).toBe(false);
   });
+
+  it("forces the final on any turn low on context, even before a tool succeeded", () => {
+    const { view, decisions } = decide(state({ turn: 2, lowOnContext: true }), PROFILES.sub1b);
+    expect(view).toMatchObject({ tools: [], final: true, forcedFinal: true });
+    expect(decisions).toContainEqual({ guard: "G8", kind: "force-final", reason: "the context has room for one more step" });
+  });
 });
 
 describe("profiles", () => {

@@ -29,6 +29,7 @@ export function state(overrides: Partial<RunState> = {}): RunState {
     fresh: null,
     disabled: [],
     stalled: false,
+    lowOnContext: false,
     ...overrides,
   };
 }

@@ -119,9 +119,11 @@ export function scriptedModel(outputs: readonly ScriptedOutput<readonly ToolSche
         : "raw" in output && "stopReason" in output && typeof output.raw === "string"
           ? { text: output.raw, stopReason: output.stopReason as GenerationStopReason }
           : { text: writeStep(request, output), stopReason: "grammar-complete" as const };
-    for (const character of text) request.onText?.(character);
-    const tokens = Array.from(text, (character) => character.codePointAt(0)!);
-    return { text, stopReason, generatedTokens: tokens.length, prompt, ms: { prompt: 0, sampling: 0 }, tokens };
+    // One code point per token, as the prompts are tokenized: an output longer than the budget is cut there, as a model's would be.
+    const tokens = Array.from(text, (character) => character.codePointAt(0)!).slice(0, Math.max(0, request.maxTokens));
+    const written = String.fromCodePoint(...tokens);
+    for (const character of written) request.onText?.(character);
+    return { text: written, stopReason: written.length < text.length ? "max-tokens" : stopReason, generatedTokens: tokens.length, prompt, ms: { prompt: 0, sampling: 0 }, tokens };
   }
 
   const shared = session();

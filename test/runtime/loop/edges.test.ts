@@ -53,33 +53,6 @@ describe("text narrowgauge writes grounds no number", () => {
   });
 });
 
-describe("a prompt that does not fit the context ends the run, honestly", () => {
-  it("before the first step: no step is sampled, the run fails as context-overflow", async () => {
-    const model = scriptedModel([final("x")], { contextSize: 1500 });
-    const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "none" });
-    expect(model.requests).toHaveLength(0);
-    expect(result).toMatchObject({ status: "failed", reason: "context-overflow", answer: null, partialAnswer: null, error: { code: "context-overflow" } });
-  });
-
-  it("mid-run: the tool results found so far are the partial answer", async () => {
-    const probe = scriptedModel([]);
-    await runAgent({ model: probe, tools: weatherTools, task: WEATHER_TASK, profile: "none" });
-    const firstPrompt = probe.requests[0]!.prompt.length;
-    const model = scriptedModel([call("CityWeather", { city: "Paris" }), call("CityWeather", { city: "London" }), call("CityWeather", { city: "Tokyo" })], { contextSize: firstPrompt + 1024 + 250 });
-    const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "none" });
-    expect(result.reason).toBe("context-overflow");
-    expect(result.turns.length).toBeGreaterThanOrEqual(1);
-    expect(result.partialAnswer).toContain('CityWeather({"city":"Paris"})');
-    for (const request of model.requests) expect(request.prompt.length + request.maxTokens).toBeLessThanOrEqual(firstPrompt + 1024 + 250);
-  });
-
-  it("a judgement that does not fit ends the run the same way", async () => {
-    const model = scriptedModel([], { contextSize: 300, judgements: [{ needs_current_information: true }] });
-    const result = await runAgent({ model, tools: weatherTools, task: "Weather in Paris right now?", requireTool: "auto", profile: "sub1b" });
-    expect(result).toMatchObject({ reason: "context-overflow", judgements: [] });
-  });
-});
-
 describe("typed events", () => {
   it("pairs every tool-start with a tool-end, an aborted tool's included; a refused call emits neither", async () => {
     const controller = new AbortController();
