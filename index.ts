@@ -39,12 +39,13 @@ export { ModelFileNotFoundError, ModelLoadError } from "./runtime/model/llama/mo
 export { ModelDownloadError, type DownloadOptions } from "./runtime/model/llama/model-download.js";
 export { connectServer, type ConnectServerOptions, type RemoteModelPort } from "./runtime/model/remote/remote-model.js";
 export type { ServerInfo } from "./runtime/model/remote/trust-checks.js";
+export type { ServerStanding } from "./runtime/model/remote/server-health.js";
 export { ServerError, ServerTrustError, ServerVocabularyError, type ServerFailureKind, type TrustCheck } from "./runtime/model/remote/server-errors.js";
 export { buildLlamaServer, ServerBuildError, type BuildServerOptions } from "./runtime/model/remote/llama-server-build.js";
 export { startLlamaServer, ServerStartError, type RunningServer, type StartServerOptions } from "./runtime/model/remote/llama-server-process.js";
 export { isServerUrl } from "./runtime/model/llama/model-download.js";
 export { GrammarRejectedError } from "./runtime/model/llama/llama-grammar-cache.js";
-export type { GenerateRequest, GenerationStopReason, JumpForwardMode, ModelDescription, ModelPort, ModelSession, PortGeneration } from "./runtime/model/model-port.js";
+export type { GenerateRequest, GenerationStopReason, JumpForwardMode, ModelDescription, ModelPort, ModelSession, PortGeneration, ServerFailover } from "./runtime/model/model-port.js";
 export { ContextOverflowError } from "./runtime/model/context-overflow.js";
 export { GREEDY, type Sampling, type SamplingPreset } from "./runtime/model/sampling.js";
 export { SAMPLING_PRESETS } from "./runtime/model/sampling-presets.js";

@@ -90,6 +90,13 @@ export interface TurnRecord {
   decoding: { evaluations: number; forcedTokens: number };
   /** Milliseconds: rendering the prompt, compiling the grammar, evaluating the prompt, sampling, the tool, the whole turn. */
   ms: { render: number; grammar: number; prompt: number; sampling: number; tool: number; total: number };
+  /**
+   * For a served run: the server that sampled this step, and the failover
+   * on the way, if any — the servers that failed under it, how, the
+   * milliseconds until the last failure was known, and the prompt tokens the
+   * new server then evaluated (its slot did not hold the run's cache).
+   */
+  server?: { url: string; failover: { from: string[]; kinds: string[]; ms: number; evaluated: number } | null };
   /** The prompt spy, when enabled: the exact prompt with special tokens visible, its token count, the grammar, and the codec the step was written in. */
   spy?: { prompt: string; tokens: number; grammar: string; codec: CodecName };
 }

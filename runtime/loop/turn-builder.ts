@@ -59,6 +59,13 @@ export class TurnBuilder {
     this.record.decoding = { evaluations: generation.decodes ?? generation.generatedTokens, forcedTokens: generation.forcedTokens ?? 0 };
     this.record.ms.prompt += generation.ms.prompt;
     this.record.ms.sampling += generation.ms.sampling;
+    if (generation.server) {
+      const { url, failovers } = generation.server;
+      this.record.server = {
+        url,
+        failover: failovers.length === 0 ? null : { from: failovers.map((failover) => failover.from), kinds: failovers.map((failover) => failover.kind), ms: failovers.at(-1)!.ms, evaluated: generation.prompt.evaluated },
+      };
+    }
   }
 
   close(): { record: TurnRecord; facts: TurnFacts } {

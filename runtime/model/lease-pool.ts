@@ -34,6 +34,12 @@ export interface LeasePoolOptions<Item> {
   choose?: (free: readonly Item[]) => number;
   /** An item that can no longer be used (a disposed sequence) is dropped when given back. */
   usable?: (item: Item) => boolean;
+  /**
+   * Whether a free item may be lent now (a slot of a server that is down is
+   * not): one that may not stays free, set aside, until `wake()` after it
+   * may again. Defaults to always.
+   */
+  available?: (item: Item) => boolean;
   /** What an item is called in errors: "context sequence", "server slot". */
   what: string;
 }
@@ -79,10 +85,37 @@ export class LeasePool<Item> {
     });
   }
 
+  /**
+   * Lends set-aside items that may be lent again to the callers waiting for
+   * one, in order (call it when, say, a server is back).
+   */
+  wake(): void {
+    while (this.waiters.length > 0) {
+      const item = this.takeFree() ?? this.options.create();
+      if (item === undefined) return;
+      this.handTo(this.waiters.shift()!, item);
+    }
+  }
+
+  /** Every caller waiting for an item gets `error` instead (say, no server is left to give them one). */
+  rejectWaiters(error: Error): void {
+    for (const waiter of this.waiters.splice(0)) {
+      waiter.signal?.removeEventListener("abort", waiter.onAbort);
+      waiter.reject(error);
+    }
+  }
+
   private takeFree(): Item | undefined {
-    if (this.free.length === 0) return undefined;
-    const index = this.options.choose?.(this.free) ?? this.free.length - 1;
-    return this.free.splice(index, 1)[0];
+    const available = this.options.available;
+    const lendable = available ? this.free.filter((item) => available(item)) : this.free;
+    if (lendable.length === 0) return undefined;
+    const chosen = lendable[this.options.choose?.(lendable) ?? lendable.length - 1]!;
+    return this.free.splice(this.free.indexOf(chosen), 1)[0];
+  }
+
+  private handTo(waiter: Waiter<Item>, item: Item): void {
+    waiter.signal?.removeEventListener("abort", waiter.onAbort);
+    waiter.resolve(this.lease(item));
   }
 
   private lease(item: Item): Lease<Item> {
@@ -103,12 +136,11 @@ export class LeasePool<Item> {
   private giveBack(item: Item): void {
     this.lent.delete(item);
     if (this.options.usable && !this.options.usable(item)) return;
-    const waiter = this.waiters.shift();
+    const waiter = this.options.available && !this.options.available(item) ? undefined : this.waiters.shift();
     if (!waiter) {
       this.free.push(item);
       return;
     }
-    waiter.signal?.removeEventListener("abort", waiter.onAbort);
-    waiter.resolve(this.lease(item));
+    this.handTo(waiter, item);
   }
 }

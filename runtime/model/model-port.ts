@@ -74,6 +74,19 @@ export interface PortGeneration {
   forcedTokens?: number;
   /** Model evaluations the generation took; generatedTokens where the backend does not say. */
   decodes?: number;
+  /** For a served generation: the server that answered, and the servers that failed under it first, in order (each moved the session on). */
+  server?: { url: string; failovers: readonly ServerFailover[] };
+}
+
+/** A server failed under a generation, and the run's session moved to another server of its group, where the step was sent again. */
+export interface ServerFailover {
+  /** The server that failed. */
+  readonly from: string;
+  /** How: unreachable, timeout, connection-lost, or http (a 5xx). */
+  readonly kind: string;
+  readonly message: string;
+  /** Milliseconds from the generation's start until the failure was known. */
+  readonly ms: number;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ChatWrapper, LlamaModel } from "node-llama-cpp";
-import type { LeasePool } from "./lease-pool.js";
-import type { GenerateRequest, ModelDescription, ModelPort } from "./model-port.js";
+import type { Lease, LeasePool } from "./lease-pool.js";
+import type { GenerateRequest, ModelDescription, ModelPort, ModelSession } from "./model-port.js";
 import { samplingPresetFor } from "./sampling-presets.js";
 import { serialSession, type SessionJob } from "./serial-session.js";
 import { generateInOwnSession } from "./session-generation.js";
@@ -17,6 +17,8 @@ export interface PooledBackend<Item> {
   readonly pool: LeasePool<Item>;
   /** Starts one generation on a held item. */
   start(item: Item, request: GenerateRequest): SessionJob;
+  /** A run's session on a lent item; defaults to serialSession (the item held until the session closes). */
+  session?(lease: Lease<Item>): ModelSession;
   /** Parses a grammar with the llama.cpp the model samples under (see ModelPort.checkGrammar). */
   checkGrammar(gbnf: string): Promise<void>;
 }
@@ -30,7 +32,7 @@ export interface PooledBackend<Item> {
 export function pooledModelPort<Item>(backend: PooledBackend<Item>): ModelPort {
   const { vocabulary, chatWrapper, facts, pool } = backend;
   const general = vocabulary.fileInfo.metadata.general;
-  const session = (lease: Parameters<typeof serialSession<Item>>[0]) => serialSession(lease, facts.contextSize, (item, request) => backend.start(item, request));
+  const session = (lease: Lease<Item>) => backend.session?.(lease) ?? serialSession(lease, facts.contextSize, (item, request) => backend.start(item, request));
   return {
     chatWrapper,
     description: {

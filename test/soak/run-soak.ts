@@ -1,13 +1,14 @@
 /**
  * npm run soak [-- --runs 1000 --seed 1 --grammar-cases 10000]
  *
- * The adversarial soak (see soak.ts), then the grammar ≡ ajv property at
- * full size. Prints a table; exits 1 on any violation, crash or unhandled
+ * The adversarial soak (see soak.ts; served runs where llama-server is
+ * built), then the grammar ≡ ajv property at full size. Prints a table; exits 1 on any violation, crash or unhandled
  * rejection, 0 otherwise.
  */
 import { parseArgs } from "node:util";
 import { getLlama } from "node-llama-cpp";
 import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../helpers/fixture.js";
+import { hasServer, SERVER_BINARY } from "../helpers/llama-server.js";
 import { assertGrammarAgreesWithAjv } from "../helpers/grammar-ajv-property.js";
 import { soak, VIOLATIONS } from "./soak.js";
 
@@ -24,6 +25,7 @@ const report = await soak({
   seed: Number(values.seed),
   llama,
   fixture: hasLlama2Fixture ? LLAMA2_FIXTURE : null,
+  server: hasServer ? SERVER_BINARY : null,
   onProgress: (line) => process.stderr.write(`\r${line}   `),
 });
 process.stderr.write("\n");
@@ -43,6 +45,10 @@ const rows: Array<[string, string | number]> = [
   ["runs that had company on their handle", report.concurrentRuns],
   ["runs aborted at a random time", report.aborted],
   ["concurrent runs compared with their sequential twin", report.twinsCompared],
+  ["conversations (asks in them, each counted as a run)", `${report.conversations} (${report.asks})`],
+  ["runs on server groups (groups killed / stalled / left alone)", `${report.servedRuns} (${report.chaos.kill} / ${report.chaos.stall} / ${report.chaos.none})`],
+  ["turns sent again on another server (failovers)", report.failovers],
+  ["answered ÷ runs whose first exchange fits", `${report.answered} / ${report.fits} = ${(report.answered / Math.max(1, report.fits)).toFixed(3)}`],
   ["seconds", (report.ms / 1000).toFixed(0)],
   ...Object.entries(report.reasons).map(([reason, count]) => [`ended ${reason}`, count] as [string, number]),
   ...VIOLATIONS.map((kind) => [`violation: ${kind}`, report.violations[kind].length] as [string, number]),

@@ -90,7 +90,13 @@ export async function checkServer(info: ServerInfo, vocabulary: ClientVocabulary
 }
 
 /** The model's top next tokens after the probe text, with their log-probabilities: equal weights give equal fingerprints. */
-async function fingerprint(url: string, vocabulary: ClientVocabulary, answerMs: number): Promise<Array<{ id: number; logprob: number }>> {
+export type Fingerprint = ReadonlyArray<{ id: number; logprob: number }>;
+
+/** The same top five tokens, log-probabilities within 0.01. */
+export const sameFingerprint = (a: Fingerprint, b: Fingerprint) => a.length === b.length && a.every((entry, rank) => entry.id === b[rank]!.id && Math.abs(entry.logprob - b[rank]!.logprob) < 0.01);
+
+/** A server's fingerprint: its next-token distribution after the probe text. */
+export async function fingerprint(url: string, vocabulary: ClientVocabulary, answerMs: number): Promise<Fingerprint> {
   const answer = await requestJson(url, "/completion", { prompt: vocabulary.tokenize(PROBE_TEXT), n_predict: 1, temperature: 0, n_probs: 5 }, { answerMs });
   const first = (answer.completion_probabilities as Array<{ top_logprobs?: Array<{ id: number; logprob: number }> }> | undefined)?.[0]?.top_logprobs;
   if (!Array.isArray(first) || first.length === 0) throw new ServerError(url, "protocol", "/completion with n_probs returned no completion_probabilities");
@@ -101,16 +107,36 @@ async function fingerprint(url: string, vocabulary: ClientVocabulary, answerMs: 
  * Several servers must serve the same weights, not only the same vocabulary
  * (two fine-tunes share one): runs spread over them would otherwise behave
  * differently by where they land. Their next-token distributions after the
- * probe text must agree (the same top five tokens, log-probabilities within 0.01).
+ * probe text must agree (the same top five tokens, log-probabilities within
+ * 0.01). Returns that distribution, which a server back from a failure must
+ * show again (null for one server: nothing to compare it with, nor to fail
+ * over to).
  */
-export async function checkSameModel(servers: readonly ServerInfo[], vocabulary: ClientVocabulary, answerMs: number): Promise<void> {
-  if (servers.length < 2) return;
+export async function checkSameModel(servers: readonly ServerInfo[], vocabulary: ClientVocabulary, answerMs: number): Promise<Fingerprint | null> {
+  if (servers.length < 2) return null;
   const prints = await Promise.all(servers.map((server) => fingerprint(server.url, vocabulary, answerMs)));
   const reference = prints[0]!;
   prints.forEach((print, index) => {
-    const same = print.length === reference.length && print.every((entry, rank) => entry.id === reference[rank]!.id && Math.abs(entry.logprob - reference[rank]!.logprob) < 0.01);
-    if (!same) {
+    if (!sameFingerprint(print, reference)) {
       throw new ServerTrustError(servers[index]!.url, "same-model", `its next-token distribution after a probe text differs from ${servers[0]!.url}'s (top tokens ${print.map((entry) => entry.id).join(",")} vs ${reference.map((entry) => entry.id).join(",")}): the servers hold different weights`);
     }
   });
+  return reference;
+}
+
+/**
+ * A server that failed, checked before it gets runs again: it answers, it is
+ * the server it was on connecting (model, build, slots), it passes the
+ * checks made then, and, in a group of several, it holds the same weights
+ * (its fingerprint).
+ */
+export async function recheckServer(was: ServerInfo, vocabulary: ClientVocabulary, reference: Fingerprint | null, needContext: number, answerMs: number): Promise<void> {
+  const now = await readServerInfo(was.url, answerMs);
+  for (const key of ["modelPath", "build", "slots", "slotContext"] as const) {
+    if (now[key] !== was[key]) throw new ServerTrustError(was.url, "same-model", `it came back with ${key} ${JSON.stringify(now[key])}, not ${JSON.stringify(was[key])} as on connecting`);
+  }
+  await checkServer(now, vocabulary, needContext, answerMs);
+  if (reference === null) return;
+  const print = await fingerprint(was.url, vocabulary, answerMs);
+  if (!sameFingerprint(print, reference)) throw new ServerTrustError(was.url, "same-model", "it came back holding different weights");
 }
