@@ -75,17 +75,18 @@ const commonPrefix = (a: readonly number[], b: readonly number[]) => {
 /**
  * The prompt, with as many more of the earliest exchanges left out as it
  * takes to leave the context room for a step and, after it, the final's
- * (`reserve` tokens each; see roomForTurn), never the system message, the
+ * (`reserve` tokens each; see fitTurn), never the system message, the
  * tool documentation or the current question. Each exchange is whole: a
  * question, its steps and its answer.
  */
-function fittedPrompt(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], reserve: (prompt: ReturnType<typeof renderShownPrompt>) => number) {
+function fittedPrompt(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], reserveFor: (prompt: ReturnType<typeof renderShownPrompt>) => number) {
   const { config, conversation } = question;
   const contextSize = config.model.description.contextSize;
   const first = renderShownPrompt(question, appended);
+  const reserve = reserveFor(first);
   let prompt = first;
   let dropped = conversation.dropped;
-  while (contextSize !== null && prompt.tokens.length + 2 * reserve(first) > contextSize && dropped < conversation.exchanges.length - 1) {
+  while (contextSize !== null && prompt.tokens.length + 2 * reserve > contextSize && dropped < conversation.exchanges.length - 1) {
     prompt = renderShownPrompt(question, appended, [], ++dropped);
   }
   const drop = dropped === conversation.dropped ? null : { dropped, tokens: first.tokens.length - prompt.tokens.length, keptTokens: commonPrefix(first.tokens, prompt.tokens) };

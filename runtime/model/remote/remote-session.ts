@@ -69,6 +69,8 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
   const tracker = new StepEndTracker(request.end);
   let text = "";
   let streamed = 0;
+  /** Whether the stream names its tokens (return_tokens), so a count short of the final one means tokens held back. */
+  let namesTokens = false;
   const tokens: number[] = [];
   let complete = false;
   let firstTokenAt: number | undefined;
@@ -82,6 +84,7 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
     for await (const event of events) {
       const content = typeof event.content === "string" ? event.content : "";
       const eventTokens = Array.isArray(event.tokens) ? event.tokens.length : 0;
+      namesTokens ||= Array.isArray(event.tokens);
       if (!complete && (content || eventTokens)) {
         firstTokenAt ??= performance.now();
         streamed += eventTokens;
@@ -113,6 +116,13 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
   // grammar leaves after a complete value is not part of the step, as in process.
   const predicted = number(final.tokens_predicted) ?? streamed;
   const stopReason: GenerationStopReason = complete ? "grammar-complete" : stopType === "limit" ? "max-tokens" : "end-of-generation";
+  // A step cut inside a character: the server never streams the held-back
+  // bytes, which in process decode to a replacement character (so the turn is
+  // judged alike: invalid UTF-8).
+  if (!complete && namesTokens && streamed < predicted - (stopType === "eos" ? 1 : 0)) {
+    text += "\uFFFD";
+    request.onText?.("\uFFFD");
+  }
   const finished = performance.now();
   return {
     text,

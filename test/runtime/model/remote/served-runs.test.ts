@@ -4,6 +4,7 @@ import { WEATHER_TASK, weatherTools } from "../../../../demos/weather-tools.js";
 import { hasLlama2Fixture, hasTrainedFixture, LLAMA2_FIXTURE, TRAINED_FIXTURE } from "../../../helpers/fixture.js";
 import { hasServer, SERVER_BINARY } from "../../../helpers/llama-server.js";
 import { cli } from "../../../helpers/cli.js";
+import { soakOptions } from "../../../soak/checked-run.js";
 
 /**
  * What must be equal between a run in process and the same run on a server,
@@ -205,4 +206,24 @@ describe.skipIf(!hasServer)("runs on real servers: concurrency, aborts, a server
       await model.dispose();
     }
   }, 60_000);
+});
+
+describe.skipIf(!hasServer)("a step cut off inside a character (found by the soak)", () => {
+  it("ends with a replacement character and is judged invalid UTF-8, as in process", async () => {
+    const local = await loadModel("tiny:880", { contextSize: 2048, sequences: 1 });
+    const server = await startLlamaServer({ model: local.opened.file, binary: SERVER_BINARY, slots: 1, slotContext: 2048 });
+    const remote = await connectServer(server.url);
+    try {
+      const spec = { profile: "mid", maxTurns: 2, maxTokensPerStep: 256, requireTool: "always" } as const;
+      const task = "What is 12 times 7?";
+      const inProcess = await runAgent({ ...soakOptions(local, spec, { invalidArguments: [], disabledExecuted: 0 }), task, ...SAMPLED });
+      const served = await runAgent({ ...soakOptions(remote, spec, { invalidArguments: [], disabledExecuted: 0 }), task });
+      expect(inProcess.turns[1]).toMatchObject({ failure: { code: "invalid-utf8-output" }, raw: expect.stringMatching(/\uFFFD$/) });
+      expect(served.turns.map((turn) => [turn.raw, turn.failure?.code])).toEqual(inProcess.turns.map((turn) => [turn.raw, turn.failure?.code]));
+    } finally {
+      await remote.dispose();
+      await server.stop();
+      await local.dispose();
+    }
+  }, 120_000);
 });
