@@ -5,7 +5,7 @@ export class RequestAborted extends Error {}
 
 export interface RequestLimits {
   signal?: AbortSignal;
-  /** Longest wait for the response to start (headers), in ms. */
+  /** Longest wait for the response to start (headers, then a stream's first event), in ms. */
   answerMs: number;
   /** Longest silence between two streamed events, in ms (streams only). */
   idleMs?: number;
@@ -113,8 +113,9 @@ export async function* streamJson(base: string, path: string, body: unknown, lim
     }
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffered = "";
-    for (;;) {
-      timer.arm(limits.idleMs ?? limits.answerMs);
+    // Until its first event the server may still be evaluating the prompt: that wait is answerMs's, the silences after it idleMs's.
+    for (let first = true; ; first = false) {
+      timer.arm(first ? limits.answerMs : (limits.idleMs ?? limits.answerMs));
       const { done, value } = await reader.read();
       if (done) break;
       buffered += value;

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connectServer, loadModel, runAgent, startLlamaServer, type RemoteModelPort, type RunEvent, type RunningServer, type RunResult } from "../../../../index.js";
 import { WEATHER_TASK, weatherTools } from "../../../../demos/weather-tools.js";
+import { hasTrainedFixture, TRAINED_FIXTURE } from "../../../helpers/fixture.js";
 import { hasServer, SERVER_BINARY } from "../../../helpers/llama-server.js";
 
 /** What must be equal between a run with a failover and its twin on a healthy server, turn by turn. */
@@ -152,5 +153,25 @@ describe.skipIf(!hasServer)("a server that fails under a run: the run moves to a
     });
     expect(result).toMatchObject({ status: "failed", reason: "model-error", error: { code: "server-failed" } });
     expect(result.turns).toHaveLength(1);
+  }, 120_000);
+
+  it.skipIf(!hasTrainedFixture)("the trained model on two servers, the first SIGKILLed mid-step, answers the demo task as its twin on a healthy server", async () => {
+    const start = (model: string) => startLlamaServer({ model, binary: SERVER_BINARY, slots: 1 }).then((server) => (servers.push(server), server));
+    const [healthy, a, b] = [await start(TRAINED_FIXTURE), await start(TRAINED_FIXTURE), await start(TRAINED_FIXTURE)];
+    const task = { tools: weatherTools, task: WEATHER_TASK };
+    const alone = await runAgent({ ...task, model: await connect([healthy.url]) });
+    const model = await connect([a.url, b.url]);
+    let killed = false;
+    const result = await runAgent({
+      ...task,
+      model,
+      onEvent: (event) => {
+        if (event.type === "text" && event.index === 2 && !killed) killed = a.process.kill("SIGKILL");
+      },
+    });
+    expect(alone).toMatchObject({ status: "answered", answer: expect.stringMatching(/18.*24/) });
+    expect(outcome(result)).toEqual(outcome(alone));
+    expect(steps(result)).toEqual(steps(alone));
+    expect(result.turns[1]!.server).toMatchObject({ url: b.url, failover: { from: [a.url], kinds: ["connection-lost"] } });
   }, 120_000);
 });

@@ -98,6 +98,28 @@ describe("connecting to a server", () => {
 });
 
 describe("the HTTP client", () => {
+  it("waits answerMs, not idleMs, for a stream's first event (a long prompt evaluated after the headers)", async () => {
+    const { createServer } = await import("node:http");
+    const { streamJson } = await import("../../../../runtime/model/remote/server-http.js");
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.flushHeaders();
+      setTimeout(() => response.end(`data: ${JSON.stringify({ content: "x", stop: true })}\n\n`), 600);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const events = [];
+      for await (const event of streamJson(url, "/completion", {}, { answerMs: 3000, idleMs: 200 })) {
+        events.push(event);
+        if (event.stop) break;
+      }
+      expect(events).toEqual([{ content: "x", stop: true }]);
+    } finally {
+      server.close();
+    }
+  });
+
   it("sends a request again, once, when a kept-alive connection turns out closed (what llama-server's HTTP library does)", async () => {
     const { createServer } = await import("node:net");
     const { requestJson } = await import("../../../../runtime/model/remote/server-http.js");
