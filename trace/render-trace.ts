@@ -32,6 +32,24 @@ function step(turn: TurnRecord): string {
   return parts.join("");
 }
 
+/** For a served run: the server that sampled the step, and a failover on the way with what it cost. */
+function served(turn: TurnRecord): string {
+  if (!turn.server) return "";
+  const { url, failover } = turn.server;
+  const moved = failover ? ` — after ${failover.from.map((from, index) => `${escapeHtml(from)} failed (${escapeHtml(failover.kinds[index] ?? "")})`).join(", ")}: ${fixed(failover.ms)} lost, ${failover.evaluated} prompt tokens evaluated again` : "";
+  return `<dt>server</dt><dd data-server${failover ? " data-failover" : ""}>${escapeHtml(url)}${moved}</dd>`;
+}
+
+/** Earlier exchanges of a conversation that left the prompt during this question. */
+function droppedCard(result: RunResult): string {
+  if (result.dropped.length === 0) return "";
+  const rows = result.dropped.map(
+    (drop) =>
+      `<dt>before turn ${drop.turn}</dt><dd data-dropped="${drop.tasks.length}">${drop.tasks.map((task) => `“${escapeHtml(task)}”`).join(", ")} · ${drop.tokens} tokens left the prompt, ${drop.keptTokens} kept in the cache${drop.forgottenNumbers.length > 0 ? ` · no longer grounding: ${drop.forgottenNumbers.join(", ")}` : ""}</dd>`,
+  );
+  return `<section class="card" id="dropped"><div class="row"><h3>Earlier exchanges that left the prompt</h3></div><dl>${rows.join("")}</dl></section>`;
+}
+
 const CHECK_CLASS: Record<string, string> = { ok: "ok", error: "refused", invalid: "refused", "bad-arguments": "refused", banned: "refused", "outside-view": "refused", ungrounded: "refused", repeat: "warn", hidden: "refused", nudged: "warn", "ungrounded-accepted": "warn" };
 
 function turnCard(turn: TurnRecord): string {
@@ -40,7 +58,7 @@ function turnCard(turn: TurnRecord): string {
   const cost = `prompt ${turn.prompt.tokens} tokens (${turn.prompt.evaluated} evaluated, ${reused} reused${appended}) · ${turn.generatedTokens} generated · ${fixed(turn.ms.total)}`;
   return `<section class="card" data-turn="${turn.index}">
 <div class="row"><h3>Turn ${turn.index}</h3><span class="badge ${CHECK_CLASS[turn.check ?? ""] ?? ""}" data-check="${turn.check ?? ""}">${escapeHtml(turn.check ?? "no step")}</span><span class="muted" data-cost>${cost}</span></div>
-<dl>${allowed(turn)}${decisions(turn.guards)}${step(turn)}</dl>
+<dl>${allowed(turn)}${decisions(turn.guards)}${step(turn)}${served(turn)}</dl>
 ${turn.spy ? `<details><summary>prompt spy (${turn.spy.tokens} tokens) and grammar</summary><pre>${escapeHtml(turn.spy.prompt)}</pre><pre>${escapeHtml(turn.spy.grammar)}</pre></details>` : ""}
 </section>`;
 }
@@ -53,8 +71,9 @@ function judgementCard(judgement: Judgement): string {
 /**
  * One run as a page a person reads: per turn what the grammar allowed, each
  * guard decision and why, the thought, the call and its result, refusals and
- * nudges, prompt tokens evaluated and reused, tokens generated and time; then
- * how the run ended and its answer. Self-contained: no script, no network.
+ * nudges, prompt tokens evaluated and reused, tokens generated and time, the
+ * server and any failover; then how the run ended and its answer, and what
+ * left a conversation's prompt. Self-contained: no script, no network.
  */
 export function renderTrace(result: RunResult): string {
   const ending =
@@ -70,5 +89,5 @@ export function renderTrace(result: RunResult): string {
 <p class="meta">${escapeHtml(result.model.name)} · ${escapeHtml(result.model.wrapper)} format · steps written as ${escapeHtml(result.codec)} · profile ${escapeHtml(result.profile)} · ${result.turns.length} turn(s) · ${result.tokens.generated} tokens generated, ${result.tokens.evaluated} of ${result.tokens.prompt} prompt tokens evaluated · ${fixed(result.ms.total)}</p>
 <section class="card" id="ending"><div class="row"><span class="badge ${result.status}" data-status="${result.status}">${result.status}</span><b data-reason="${result.reason}">${escapeHtml(result.reason)}</b></div><dl><dt>answer</dt>${ending}${flags.length > 0 ? `<dt>flags</dt><dd>${escapeHtml(flags.join("; "))}</dd>` : ""}</dl></section>`;
   const judgements = result.judgements.length > 0 ? `<h2>Judgements</h2>${result.judgements.map(judgementCard).join("")}` : "";
-  return page(`narrowgauge trace: ${result.task}`, `${header}${judgements}<h2>Turns</h2>${result.turns.map(turnCard).join("\n")}`);
+  return page(`narrowgauge trace: ${result.task}`, `${header}${droppedCard(result)}${judgements}<h2>Turns</h2>${result.turns.map(turnCard).join("\n")}`);
 }

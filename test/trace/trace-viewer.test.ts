@@ -13,8 +13,13 @@ import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { runAgent } from "../../runtime/loop/run-agent.js";
 import { llamaModelPort } from "../../runtime/model/llama/load-model.js";
 import { openModel } from "../../runtime/model/llama/open-model.js";
+import { createAgentSession } from "../../runtime/loop/agent-session.js";
+import { scriptedModel } from "../../runtime/model/scripted/scripted-model.js";
 import { hasChromium, launchChromium } from "../helpers/browser.js";
 import { testLlama } from "../helpers/llama.js";
+
+const call = (tool: string, args: unknown) => ({ thought: "", call: { tool, args } });
+const final = (answer: string) => ({ thought: "", call: { tool: "FinalAnswer", answer } });
 
 /** Where CI keeps what a person may want to look at after the run. */
 const ARTIFACTS = join(import.meta.dirname, "..", "..", ".ci", "artifacts");
@@ -53,6 +58,25 @@ describe.skipIf(!hasChromium)("the HTML trace viewer in a real browser", () => {
     expect(await page.locator("[data-status]").textContent()).toBe("answered");
     await mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, "trace.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("shows what left a conversation's prompt, and which server sampled each turn after a failover", async () => {
+    const model = scriptedModel([call("CityWeather", { city: "Paris" }), final("Paris: 18°C."), call("CityWeather", { city: "Tokyo" }), final("Tokyo: 27°C.")], { contextSize: 2600 });
+    const chat = createAgentSession({ model, tools: weatherTools, profile: "large", stepReserve: 300 });
+    await chat.ask("Weather in Paris?");
+    const result = await chat.ask("Weather in Tokyo?");
+    chat.close();
+    expect(result.dropped).toHaveLength(1);
+    // A served turn's record, as a failover leaves it (the run itself is scripted).
+    result.turns[0]!.server = { url: "http://127.0.0.1:8081", failover: { from: ["http://127.0.0.1:8080"], kinds: ["connection-lost"], ms: 38, evaluated: 1512 } };
+    const file = join(await mkdtemp(join(tmpdir(), "narrowgauge-trace-")), "trace.html");
+    await writeFile(file, renderTrace(result));
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(file).href);
+    expect(await page.locator("#dropped [data-dropped]").textContent()).toContain("“Weather in Paris?”");
+    expect(await page.locator("#dropped").textContent()).toContain("no longer grounding: 18");
+    expect(await page.locator('[data-turn="1"] [data-failover]').textContent()).toBe("http://127.0.0.1:8081 — after http://127.0.0.1:8080 failed (connection-lost): 38 ms lost, 1512 prompt tokens evaluated again");
     await page.close();
   });
 
