@@ -69,8 +69,12 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
   const tracker = new StepEndTracker(request.end);
   let text = "";
   let streamed = 0;
-  /** Whether the stream names its tokens (return_tokens), so a count short of the final one means tokens held back. */
-  let namesTokens = false;
+  /**
+   * Tokens generated when the last piece was sent: fewer than the final
+   * count means the last tokens were held back, an incomplete character (a
+   * character split over tokens mid-step comes with the token that ends it).
+   */
+  let lastSent: number | undefined;
   const tokens: number[] = [];
   let complete = false;
   let firstTokenAt: number | undefined;
@@ -84,7 +88,7 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
     for await (const event of events) {
       const content = typeof event.content === "string" ? event.content : "";
       const eventTokens = Array.isArray(event.tokens) ? event.tokens.length : 0;
-      namesTokens ||= Array.isArray(event.tokens);
+      if (event.stop !== true) lastSent = number(event.tokens_predicted) ?? lastSent;
       if (!complete && (content || eventTokens)) {
         firstTokenAt ??= performance.now();
         streamed += eventTokens;
@@ -119,7 +123,7 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
   // A step cut inside a character: the server never streams the held-back
   // bytes, which in process decode to a replacement character (so the turn is
   // judged alike: invalid UTF-8).
-  if (!complete && namesTokens && streamed < predicted - (stopType === "eos" ? 1 : 0)) {
+  if (!complete && lastSent !== undefined && predicted > lastSent) {
     text += "\uFFFD";
     request.onText?.("\uFFFD");
   }
