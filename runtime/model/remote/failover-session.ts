@@ -41,7 +41,8 @@ function resumedStream(onText: GenerateRequest["onText"]) {
   };
 }
 
-const noServerLeft = (group: ServerGroup, last?: ServerError) =>
+/** The failure of a run that finds no server of its group in rotation. */
+export const noServerLeft = (group: Pick<ServerGroup, "urls">, last?: ServerError) =>
   last ?? new ServerError(group.urls.join(", "), "unreachable", "no server of the group is in rotation: each failed, and none has passed a probe since");
 
 /**

@@ -10,7 +10,7 @@ import { nodeLlamaCpp } from "../llama/node-llama-cpp.js";
 import { defaultLlama } from "../llama/open-model.js";
 import { ServerVocabularyError } from "./server-errors.js";
 import { slotJob, type ServerSlot, type SlotRequestSettings } from "./remote-session.js";
-import { failoverSession, type ServerGroup } from "./failover-session.js";
+import { failoverSession, noServerLeft, type ServerGroup } from "./failover-session.js";
 import { ServerHealth, type ServerStanding } from "./server-health.js";
 import { checkSameModel, checkServer, readServerInfo, recheckServer, type Fingerprint, type ServerInfo } from "./trust-checks.js";
 
@@ -169,8 +169,14 @@ function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, voca
     // The server samples under the llama.cpp node-llama-cpp ships (npm run server:build): its parser is ours.
     checkGrammar: async (gbnf) => void (await llamaGrammar(vocabulary.llama, gbnf)),
   });
+  // A run that starts while no server is in rotation fails at once rather than wait for a probe to pass.
+  const inRotation = () => {
+    if (!health.anyHealthy()) throw noServerLeft(group);
+  };
   return {
     ...port,
+    openSession: async (signal) => (inRotation(), port.openSession(signal)),
+    generate: async (request) => (inRotation(), port.generate(request)),
     servers,
     vocabulary,
     vocabularyFile,

@@ -153,6 +153,11 @@ describe.skipIf(!hasServer)("a server that fails under a run: the run moves to a
     });
     expect(result).toMatchObject({ status: "failed", reason: "model-error", error: { code: "server-failed" } });
     expect(result.turns).toHaveLength(1);
+    // A run that starts while none is back fails at once, rather than wait for a probe to pass.
+    const started = performance.now();
+    const next = await runAgent({ ...OPTIONS, model });
+    expect(next).toMatchObject({ status: "failed", reason: "model-error", error: { code: "server-failed", message: expect.stringContaining("no server of the group is in rotation") } });
+    expect(performance.now() - started).toBeLessThan(2000);
   }, 120_000);
 
   it.skipIf(!hasTrainedFixture)("the trained model on two servers, the first SIGKILLed mid-step, answers the demo task as its twin on a healthy server", async () => {
