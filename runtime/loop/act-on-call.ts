@@ -62,7 +62,11 @@ export async function actOnCall(
       attempt = { ...base, check: verdict.check, result: verdict.result, evidence: null };
     } else {
       observation = await execute(question, outcome, turn);
-      if (observation.ok) observation = fitToContext(question, input, { raw: turn.record.raw, step: outcome.step, name: outcome.name, args: outcome.args }, observation);
+      // Measuring the next prompt is rendering: its time is the turn's render time.
+      if (observation.ok) {
+        const shown = observation;
+        observation = turn.time("render", () => fitToContext(question, input, { raw: turn.record.raw, step: outcome.step, name: outcome.name, args: outcome.args }, shown));
+      }
       attempt = { ...base, check: observation.ok ? "ok" : "error", result: observation.result, evidence: observation.ok ? observation.evidence : null };
     }
     if (verdict.repeatOf !== undefined && attempt.check !== "repeat") attempt.repeatOf = verdict.repeatOf;
