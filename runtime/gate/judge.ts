@@ -3,7 +3,6 @@ import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import type { JumpForwardMode, ModelPort, ModelSession } from "../model/model-port.js";
 import { parseGeneration } from "../model/parse-generation.js";
 import type { Sampling } from "../model/sampling.js";
-import { plainTextLike } from "../history/llama-text-slice.js";
 import { renderContext } from "../history/render-history.js";
 import { stepBudget } from "../model/context-overflow.js";
 import { shortestStepTokens } from "../model/shortest-step.js";
@@ -45,7 +44,7 @@ async function judge(model: ModelPort, kind: Judgement["kind"], system: string, 
   const prompt = model.tokenize(rendered);
   const gbnf = cachedGbnf(schema);
   const render = performance.now() - started;
-  const maxTokens = stepBudget(prompt.length, JUDGEMENT_MAX_TOKENS, model.description.contextSize, shortestStepTokens(model, (text) => plainTextLike(rendered, text), gbnf));
+  const maxTokens = stepBudget(prompt.length, JUDGEMENT_MAX_TOKENS, model.description.contextSize, shortestStepTokens(model, rendered, gbnf));
   const generation = await (options.session ?? model).generate({
     prompt,
     gbnf,

@@ -7,8 +7,8 @@ import { narrowParams } from "../../schemas/narrow-params.js";
 import { buildStepSchema, stepParts, type StepParts, type StepSchema, type StepSchemaOptions, type ToolSchemaSpec } from "../../schemas/step-schema.js";
 import { feedbackItem } from "../history/history-items.js";
 import { nextPrompt } from "../history/held-prompt.js";
-import { plainTextLike } from "../history/llama-text-slice.js";
 import { renderContext } from "../history/render-history.js";
+import { commonPrefixLength } from "../model/common-prefix.js";
 import { shortestStepTokens } from "../model/shortest-step.js";
 import { shownHistory, type Question } from "./question.js";
 
@@ -66,12 +66,6 @@ function renderShownPrompt(question: Pick<Question, "config" | "conversation">, 
   return { ...nextPrompt(config.model, rendered, conversation.held, config.codec.verbatim), llamaText: rendered };
 }
 
-const commonPrefix = (a: readonly number[], b: readonly number[]) => {
-  let length = 0;
-  while (length < a.length && length < b.length && a[length] === b[length]) length++;
-  return length;
-};
-
 /**
  * The prompt, with as many more of the earliest exchanges left out as it
  * takes to leave the context room for a step and, after it, the final's
@@ -79,17 +73,15 @@ const commonPrefix = (a: readonly number[], b: readonly number[]) => {
  * tool documentation or the current question. Each exchange is whole: a
  * question, its steps and its answer.
  */
-function fittedPrompt(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], reserveFor: (prompt: ReturnType<typeof renderShownPrompt>) => number) {
+function fittedPrompt(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], first: ReturnType<typeof renderShownPrompt>, reserve: number) {
   const { config, conversation } = question;
   const contextSize = config.model.description.contextSize;
-  const first = renderShownPrompt(question, appended);
-  const reserve = reserveFor(first);
   let prompt = first;
   let dropped = conversation.dropped;
   while (contextSize !== null && prompt.tokens.length + 2 * reserve > contextSize && dropped < conversation.exchanges.length - 1) {
     prompt = renderShownPrompt(question, appended, [], ++dropped);
   }
-  const drop = dropped === conversation.dropped ? null : { dropped, tokens: first.tokens.length - prompt.tokens.length, keptTokens: commonPrefix(first.tokens, prompt.tokens) };
+  const drop = dropped === conversation.dropped ? null : { dropped, tokens: first.tokens.length - prompt.tokens.length, keptTokens: commonPrefixLength(first.tokens, prompt.tokens) };
   return { prompt, drop };
 }
 
@@ -140,12 +132,11 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
   };
   let step = grammarFor({ thought: config.thoughtMaxLength, answer: config.answerMaxLength });
   let grammarMs = performance.now() - started;
-  let shortestStep = 1;
-  let reserve = 1;
-  const { prompt, drop } = fittedPrompt(question, notes.map(feedbackItem), (first) => {
-    shortestStep = shortestStepTokens(config.model, (text) => plainTextLike(first.llamaText, text), step.gbnf);
-    return (reserve = Math.max(shortestStep, Math.min(config.maxTokensPerStep, config.stepReserve)));
-  });
+  const appended = notes.map(feedbackItem);
+  const first = renderShownPrompt(question, appended);
+  const shortestStep = shortestStepTokens(config.model, first.llamaText, step.gbnf);
+  const reserve = Math.max(shortestStep, Math.min(config.maxTokensPerStep, config.stepReserve));
+  const { prompt, drop } = fittedPrompt(question, appended, first, reserve);
   const contextSize = config.model.description.contextSize;
   if (state.lowOnContext && contextSize !== null) {
     const caps = capsForRoom(contextSize - prompt.tokens.length - shortestStep, config);

@@ -1,4 +1,5 @@
 import type { LlamaText } from "node-llama-cpp";
+import { plainTextLike } from "../history/llama-text-slice.js";
 import { BoundedCache } from "../../schemas/bounded-cache.js";
 import { GbnfSyntaxError } from "../../schemas/gbnf-match/parse-gbnf.js";
 import { shortestText } from "../../schemas/gbnf-match/shortest-text.js";
@@ -8,12 +9,12 @@ const measured = new WeakMap<object, BoundedCache<string, number>>();
 
 /**
  * The shortest complete text a grammar allows, in the model's tokens: the
- * least a step under it can take. `plain` makes text of the model's
- * LlamaText class (the sampler never writes control tokens, so the text is
- * plain). A grammar the matcher cannot read (token references) counts as
+ * least a step under it can take, tokenized as plain text of the class of
+ * `rendered` (a prompt the model's chat wrapper rendered; the sampler never
+ * writes control tokens, so the text is plain). A grammar the matcher cannot read (token references) counts as
  * one token: nothing is refused on a guess.
  */
-export function shortestStepTokens(model: Pick<ModelPort, "tokenize">, plain: (text: string) => LlamaText, gbnf: string): number {
+export function shortestStepTokens(model: Pick<ModelPort, "tokenize">, rendered: LlamaText, gbnf: string): number {
   let cache = measured.get(model);
   if (!cache) measured.set(model, (cache = new BoundedCache<string, number>(256)));
   return cache.getOrCreate(gbnf, () => {
@@ -24,6 +25,6 @@ export function shortestStepTokens(model: Pick<ModelPort, "tokenize">, plain: (t
       if (error instanceof GbnfSyntaxError) return 1;
       throw error;
     }
-    return text === null ? 1 : Math.max(1, model.tokenize(plain(text)).length);
+    return text === null ? 1 : Math.max(1, model.tokenize(plainTextLike(rendered, text)).length);
   });
 }

@@ -5,6 +5,7 @@ import type { GenerationStopReason, JumpForwardMode } from "../model-port.js";
 import { StepEndTracker, type StepEnd } from "../step-end.js";
 import type { Sampling } from "../sampling.js";
 import { JumpForward } from "./jump-forward.js";
+import { commonPrefixLength } from "../common-prefix.js";
 
 export interface GenerateOptions {
   /** The full prompt. Whatever prefix of it the sequence already holds is reused, not re-evaluated. */
@@ -80,9 +81,7 @@ class TextStreamer {
  */
 async function alignSequence(sequence: LlamaContextSequence, prompt: readonly Token[]): Promise<Token[]> {
   const cached = sequence.contextTokens;
-  let common = 0;
-  const limit = Math.min(cached.length, prompt.length - 1);
-  while (common < limit && cached[common] === prompt[common]) common++;
+  const common = commonPrefixLength(cached, prompt, Math.min(cached.length, prompt.length - 1));
   if (common < sequence.nextTokenIndex) {
     await sequence.eraseContextTokenRanges([{ start: common, end: sequence.nextTokenIndex }]);
   }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
+import { commonPrefixLength } from "../common-prefix.js";
 
 /**
  * A prompt cache on disk: the KV state of a prompt a run evaluated, saved
@@ -45,7 +46,7 @@ export class PromptCache {
     const started = performance.now();
     if (sequence.contextTokens.length > 0) return { restored: 0, ms: 0 };
     const tokens = await this.tokens();
-    const common = commonPrefix(tokens ?? [], prompt);
+    const common = commonPrefixLength(tokens ?? [], prompt);
     if (common < minimum || !tokens) return { restored: 0, ms: performance.now() - started };
     try {
       await sequence.loadStateFromFile(this.file, { acceptRisk: true });
@@ -53,13 +54,13 @@ export class PromptCache {
       await this.forget(sequence);
       return { restored: 0, ms: performance.now() - started };
     }
-    return { restored: commonPrefix(sequence.contextTokens, prompt), ms: performance.now() - started };
+    return { restored: commonPrefixLength(sequence.contextTokens, prompt), ms: performance.now() - started };
   }
 
   /** Saves the sequence's state when the stored one shares less than half of `prompt` (a first run, or other tools). */
   async store(sequence: LlamaContextSequence, prompt: readonly Token[]): Promise<boolean> {
     const tokens = await this.tokens();
-    if (tokens && commonPrefix(tokens, prompt) * 2 >= prompt.length) return false;
+    if (tokens && commonPrefixLength(tokens, prompt) * 2 >= prompt.length) return false;
     const temporary = `${this.file}.${process.pid}.${Date.now()}.tmp`;
     try {
       await sequence.saveStateToFile(temporary);
@@ -94,12 +95,6 @@ export class PromptCache {
     await rm(`${this.file}.tokens`, { force: true });
     if (sequence.contextTokens.length > 0) await sequence.clearHistory();
   }
-}
-
-function commonPrefix(a: readonly Token[], b: readonly Token[]): number {
-  let index = 0;
-  while (index < a.length && index < b.length && a[index] === b[index]) index++;
-  return index;
 }
 
 async function fingerprint(model: { file: string; contextSize: number; flashAttention: boolean }): Promise<string> {

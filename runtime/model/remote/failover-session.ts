@@ -71,8 +71,9 @@ export function failoverSession(first: Lease<ServerSlot>, group: ServerGroup): M
       const started = performance.now();
       const failovers: ServerFailover[] = [];
       const attemptStream = resumedStream(request.onText);
+      let failed: ServerError | undefined;
       for (;;) {
-        lease ??= await takeSlot(request.signal, undefined);
+        lease ??= await takeSlot(request.signal, failed);
         if (!lease) return abortedGeneration(request, started);
         const slot = lease.item;
         const job = group.start(slot, { ...request, onText: attemptStream() });
@@ -88,8 +89,7 @@ export function failoverSession(first: Lease<ServerSlot>, group: ServerGroup): M
           if (!group.health.anyHealthy()) group.pool.rejectWaiters(noServerLeft(group, error));
           lease.release(busy);
           lease = null;
-          lease = await takeSlot(request.signal, error);
-          if (!lease) return abortedGeneration(request, started);
+          failed = error;
         }
       }
     },

@@ -6,6 +6,7 @@ import { serialSession } from "../serial-session.js";
 import type { Static } from "@sinclair/typebox";
 import { NarrowgaugeError } from "../../../schemas/narrowgauge-error.js";
 import { FINAL_ANSWER, type ToolSchemaSpec } from "../../../schemas/step-schema.js";
+import { commonPrefixLength } from "../common-prefix.js";
 
 /** A scripted step typed by the tools: a misspelt tool name or a wrong argument type does not compile. */
 export type ScriptedStep<Tools extends readonly ToolSchemaSpec[]> = {
@@ -96,8 +97,7 @@ export function scriptedModel(outputs: readonly ScriptedOutput<readonly ToolSche
   const session = (): ModelSession => {
     const cache = { prompt: [] as readonly number[] };
     return serialSession({ item: cache, release: () => {} }, options.contextSize ?? null, (cached, request) => {
-      let common = 0;
-      while (common < cached.prompt.length && common < request.prompt.length - 1 && cached.prompt[common] === request.prompt[common]) common++;
+      const common = commonPrefixLength(cached.prompt, request.prompt, Math.min(cached.prompt.length, request.prompt.length - 1));
       cached.prompt = request.prompt;
       const result = answer(request, { tokens: request.prompt.length, evaluated: request.prompt.length - common });
       return { result, settled: result };

@@ -11,6 +11,16 @@ const OPTIONS = { tools: weatherTools, task: WEATHER_TASK, maxTurns: 4 };
 /** Short limits, so a stalled server is found out in a second, and a quick first probe. */
 const LIMITS = { answerMs: 4000, idleMs: 1000, connectMs: 3000, probeMs: 200, maxProbeMs: 1000 };
 
+/** An onEvent that acts once, as the second step's text starts streaming (that step is mid-generation). */
+const duringSecondStep = (act: () => void) => {
+  let done = false;
+  return (event: RunEvent) => {
+    if (event.type !== "text" || event.index !== 2 || done) return;
+    done = true;
+    act();
+  };
+};
+
 const until = async (what: () => boolean, ms: number) => {
   for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
     if (what()) return true;
@@ -62,12 +72,10 @@ describe.skipIf(!hasServer)("a server that fails under a run: the run moves to a
     const result = await runAgent({
       ...OPTIONS,
       model,
-      onEvent: (event: RunEvent) => {
-        if (event.type === "text" && event.index === 2 && !killed) {
-          killed = serving(model);
-          servers.find((server) => server.url === killed)!.process.kill("SIGKILL");
-        }
-      },
+      onEvent: duringSecondStep(() => {
+        killed = serving(model);
+        servers.find((server) => server.url === killed)!.process.kill("SIGKILL");
+      }),
     });
     expect(killed).toBe(a.url);
     expect(steps(result)).toEqual(steps(twin));
@@ -93,14 +101,7 @@ describe.skipIf(!hasServer)("a server that fails under a run: the run moves to a
   it("stalled (SIGSTOP) mid-step: a timeout moves the run on; resumed, the server passes a probe and gets runs again", async () => {
     const [a, b] = [await start(), await start()];
     const model = await connect([a.url, b.url]);
-    let stopped = false;
-    const result = await runAgent({
-      ...OPTIONS,
-      model,
-      onEvent: (event) => {
-        if (event.type === "text" && event.index === 2 && !stopped) stopped = a.process.kill("SIGSTOP");
-      },
-    });
+    const result = await runAgent({ ...OPTIONS, model, onEvent: duringSecondStep(() => a.process.kill("SIGSTOP")) });
     expect(steps(result)).toEqual(steps(twin));
     expect(result.turns[1]!.server).toMatchObject({ url: b.url, failover: { from: [a.url], kinds: ["timeout"] } });
     expect(model.health()[a.url]).toMatchObject({ healthy: false });
@@ -116,18 +117,9 @@ describe.skipIf(!hasServer)("a server that fails under a run: the run moves to a
     const group = [await start(), await start(), await start()];
     const model = await connect(group.map((server) => server.url));
     const victim = group[0]!;
-    let killed = false;
-    const results = await Promise.all(
-      [0, 1, 2].map(() =>
-        runAgent({
-          ...OPTIONS,
-          model,
-          onEvent: (event) => {
-            if (event.type === "text" && event.index === 2 && !killed) killed = victim.process.kill("SIGKILL");
-          },
-        }),
-      ),
-    );
+    // Whichever run reaches its second step first kills the victim, once.
+    const kill = duringSecondStep(() => victim.process.kill("SIGKILL"));
+    const results = await Promise.all([0, 1, 2].map(() => runAgent({ ...OPTIONS, model, onEvent: kill })));
     for (const result of results) {
       expect(steps(result)).toEqual(steps(twin));
       expect(outcome(result)).toEqual(outcome(twin));
@@ -166,14 +158,7 @@ describe.skipIf(!hasServer)("a server that fails under a run: the run moves to a
     const task = { tools: weatherTools, task: WEATHER_TASK };
     const alone = await runAgent({ ...task, model: await connect([healthy.url]) });
     const model = await connect([a.url, b.url]);
-    let killed = false;
-    const result = await runAgent({
-      ...task,
-      model,
-      onEvent: (event) => {
-        if (event.type === "text" && event.index === 2 && !killed) killed = a.process.kill("SIGKILL");
-      },
-    });
+    const result = await runAgent({ ...task, model, onEvent: duringSecondStep(() => a.process.kill("SIGKILL")) });
     expect(alone).toMatchObject({ status: "answered", answer: expect.stringMatching(/18.*24/) });
     expect(outcome(result)).toEqual(outcome(alone));
     expect(steps(result)).toEqual(steps(alone));
