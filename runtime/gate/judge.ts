@@ -5,7 +5,7 @@ import { parseGeneration } from "../model/parse-generation.js";
 import type { Sampling } from "../model/sampling.js";
 import { renderContext } from "../history/render-history.js";
 import { stepBudget } from "../model/context-overflow.js";
-import { shortestStepTokens } from "../model/shortest-step.js";
+import { shortestStepTokens } from "../history/shortest-step.js";
 import { FRESHNESS_PROMPT, VERDICT_PROMPT, verdictQuestion } from "../../prompts/model-text.js";
 import { FRESHNESS_SCHEMA, VERDICT_SCHEMA } from "./judgement-schemas.js";
 

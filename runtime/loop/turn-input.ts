@@ -9,7 +9,7 @@ import { feedbackItem } from "../history/history-items.js";
 import { nextPrompt } from "../history/held-prompt.js";
 import { renderContext } from "../history/render-history.js";
 import { commonPrefixLength } from "../model/common-prefix.js";
-import { shortestStepTokens } from "../model/shortest-step.js";
+import { shortestStepTokens } from "../history/shortest-step.js";
 import { shownHistory, type Question } from "./question.js";
 
 export interface TurnInput {
