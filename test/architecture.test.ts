@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
  * comments that stand on their own, and demos written against the public API.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCE_ROOMS = ["prompts", "runtime", "schemas", "guards", "cli", "trace", "probe", "demos", "bench", "train", "test"];
+const SOURCE_ROOMS = ["browser", "prompts", "runtime", "schemas", "guards", "cli", "trace", "probe", "demos", "bench", "train", "test"];
 const SKIP = new Set(["node_modules", "dist", ".git", "__snapshots__", ".cache"]);
 
 function walk(directory: string): string[] {
@@ -73,6 +73,10 @@ const MAY_IMPORT: Array<[room: string, allowed: Array<string | RegExp>]> = [
   ["runtime/model/remote/", ["schemas/", /^runtime\/model\/[^/]+$/, "runtime/model/tiny/", "runtime/model/llama/"]],
   ["runtime/model/scripted/", ["schemas/", /^runtime\/model\/[^/]+$/]],
   ["runtime/model/tiny/", []],
+  // A tokenizer in JavaScript reads the GGUF with the built-in model's reader.
+  ["runtime/model/vocab/", ["runtime/model/tiny/"]],
+  // The page's backend: wllama, the JavaScript tokenizer, the GBNF matcher, and the llama backend's error types.
+  ["runtime/model/wllama/", ["schemas/", /^runtime\/model\/[^/]+$/, "runtime/model/tiny/", "runtime/model/vocab/", "runtime/model/llama/model-errors", "runtime/model/llama/llama-grammar-cache"]],
   ["runtime/model/", ["schemas/"]],
   ["runtime/history/", ["schemas/", "prompts/", "runtime/model/model-port"]],
   ["runtime/tools/", ["schemas/", "prompts/"]],
@@ -80,6 +84,9 @@ const MAY_IMPORT: Array<[room: string, allowed: Array<string | RegExp>]> = [
   // How a step is written and shown: the model family's call frame, read off its chat wrapper.
   ["runtime/codec/", ["schemas/", "prompts/", "runtime/model/", "runtime/history/"]],
   ["runtime/loop/", ["schemas/", "prompts/", "guards/", "runtime/"]],
+  // The page's entry: the public API without what needs Node, the trace view; its demo page builds on it alone (and the demo's tools).
+  ["browser/demo/", ["browser/index.ts", "browser/build/", "demos/weather-tools"]],
+  ["browser/", ["schemas/", "prompts/", "guards/", "runtime/", "trace/"]],
   // What a user copies from, written against the public API alone.
   ["demos/", ["index.ts", "testing.ts"]],
   // The product's own tools: the trace viewer, the probe (an evaluation over the demo's tools), the command line over both.

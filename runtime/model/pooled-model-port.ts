@@ -1,4 +1,4 @@
-import type { ChatWrapper, LlamaModel } from "node-llama-cpp";
+import type { ChatWrapper, Token, Tokenizer } from "node-llama-cpp";
 import type { Lease, LeasePool } from "./lease-pool.js";
 import type { GenerateRequest, ModelDescription, ModelPort, ModelSession } from "./model-port.js";
 import { samplingPresetFor } from "./sampling-presets.js";
@@ -8,9 +8,20 @@ import { generateInOwnSession } from "./session-generation.js";
 /** What a backend knows of its model that the description does not derive from the GGUF. */
 export type BackendFacts = Pick<ModelDescription, "file" | "threads" | "builtIn" | "parameters" | "contextSize" | "sessions" | "server">;
 
+/**
+ * What a port reads of its model's vocabulary: node-llama-cpp's LlamaModel
+ * (the loaded model, or a served model's local copy) has it, and so does a
+ * vocabulary read from the GGUF in JavaScript (the browser's).
+ */
+export interface ModelVocabulary {
+  readonly tokenizer: Tokenizer;
+  detokenize(tokens: readonly Token[], specialTokens?: boolean): string;
+  readonly fileInfo: { readonly metadata?: { readonly general?: { readonly name?: string; readonly architecture?: string } } };
+}
+
 export interface PooledBackend<Item> {
-  /** node-llama-cpp's model whose tokenizer, template and metadata the prompts come from: the loaded model, or a served model's local copy. */
-  readonly vocabulary: LlamaModel;
+  /** The vocabulary whose tokenizer, template and metadata the prompts come from. */
+  readonly vocabulary: ModelVocabulary;
   readonly chatWrapper: ChatWrapper;
   readonly facts: BackendFacts;
   /** The items runs hold: context sequences, or server slots. */
@@ -31,7 +42,7 @@ export interface PooledBackend<Item> {
  */
 export function pooledModelPort<Item>(backend: PooledBackend<Item>): ModelPort {
   const { vocabulary, chatWrapper, facts, pool } = backend;
-  const general = vocabulary.fileInfo.metadata.general;
+  const general = vocabulary.fileInfo.metadata?.general;
   const session = (lease: Lease<Item>) => backend.session?.(lease) ?? serialSession(lease, facts.contextSize, (item, request) => backend.start(item, request));
   return {
     chatWrapper,
@@ -48,7 +59,7 @@ export function pooledModelPort<Item>(backend: PooledBackend<Item>): ModelPort {
       ...(facts.server ? { server: facts.server } : {}),
     },
     tokenize: (text) => text.tokenize(vocabulary.tokenizer),
-    detokenizeForSpy: (tokens) => vocabulary.detokenize(tokens as never[], true),
+    detokenizeForSpy: (tokens) => vocabulary.detokenize(tokens as Token[], true),
     openSession: async (signal) => session(await pool.acquire(signal)),
     generate: (request) => generateInOwnSession(pool, session, request),
     checkGrammar: (gbnf) => backend.checkGrammar(gbnf),

@@ -18,6 +18,8 @@ export interface GrammarPosition {
   readonly complete: boolean;
   /** Whether the grammar must end here: nothing may follow. */
   readonly final: boolean;
+  /** Whether the next character may be some code point in [from, to] (a UTF-8 character begun but not finished). */
+  allowsSomeIn(from: number, to: number): boolean;
 }
 
 type Stack = readonly number[];
@@ -69,6 +71,10 @@ class Matcher {
     return [...out.values()];
   }
 
+  element(index: number): CharElement {
+    return this.grammar.elements[index] as CharElement;
+  }
+
   /** The one code point every stack's top allows, or null. */
   only(stacks: readonly Stack[]): number | null {
     let code: number | null = null;
@@ -82,6 +88,25 @@ class Matcher {
     }
     return code;
   }
+}
+
+/** Whether a class admits some code point in [from, to]. */
+function overlaps(element: CharElement, from: number, to: number): boolean {
+  if (!element.negated) {
+    for (let i = 0; i < element.ranges.length; i += 2) if (element.ranges[i]! <= to && element.ranges[i + 1]! >= from) return true;
+    return false;
+  }
+  // Negated: some point of [from, to] lies outside every range.
+  const ranges: Array<[number, number]> = [];
+  for (let i = 0; i < element.ranges.length; i += 2) ranges.push([element.ranges[i]!, element.ranges[i + 1]!]);
+  ranges.sort((a, b) => a[0] - b[0]);
+  let next = from;
+  for (const [low, high] of ranges) {
+    if (low > next) break;
+    if (high >= next) next = high + 1;
+    if (next > to) return false;
+  }
+  return next <= to;
 }
 
 function matches(element: CharElement, code: number): boolean {
@@ -104,6 +129,13 @@ class Position implements GrammarPosition {
 
   get final(): boolean {
     return this.stacks.every((stack) => stack.length === 0);
+  }
+
+  allowsSomeIn(from: number, to: number): boolean {
+    return this.stacks.some((stack) => {
+      const top = stack.at(-1);
+      return top !== undefined && overlaps(this.matcher.element(top), from, to);
+    });
   }
 
   advance(text: string): GrammarPosition | null {

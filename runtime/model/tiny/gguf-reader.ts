@@ -109,6 +109,20 @@ export function readGgufMetadata(bytes: Uint8Array): GgufFile["metadata"] {
   return readHeader(new ByteSource(bytes)).metadata;
 }
 
+/** A GGUF's metadata and each tensor's name and shape, whatever their types (no tensor data is read). */
+export function readGgufLayout(bytes: Uint8Array): { metadata: GgufFile["metadata"]; tensors: Array<{ name: string; dims: number[] }> } {
+  const source = new ByteSource(bytes);
+  const { tensorCount, metadata } = readHeader(source);
+  const tensors = Array.from({ length: tensorCount }, () => {
+    const name = source.string();
+    const dims = Array.from({ length: source.u32() }, () => source.u64());
+    source.u32();
+    source.u64();
+    return { name, dims };
+  });
+  return { metadata, tensors };
+}
+
 export function readGguf(bytes: Uint8Array): GgufFile {
   const source = new ByteSource(bytes);
   const { tensorCount, metadata, alignment } = readHeader(source);

@@ -1,0 +1,22 @@
+// What node-llama-cpp's chat-wrapper modules touch of Node's built-ins at load time, for the page: nothing they call while rendering.
+const process = { env: {}, platform: "browser", arch: "wasm", versions: {}, cwd: () => "/" };
+export default process;
+export const env = process.env;
+export const platform = "browser";
+export const arch = "wasm";
+export const versions = {};
+export const cwd = () => "/";
+export const sep = "/";
+export const join = (...parts) => parts.join("/");
+export const dirname = (path) => path.split("/").slice(0, -1).join("/") || "/";
+export const basename = (path) => path.split("/").pop() ?? "";
+export const resolve = (...parts) => parts.join("/");
+export const fileURLToPath = (url) => String(url);
+export const pathToFileURL = (path) => new URL(`file://${path}`);
+export const homedir = () => "/";
+export const tmpdir = () => "/tmp";
+export const cpus = () => [];
+export const EOL = "\n";
+export const createRequire = () => () => ({});
+export const promises = {};
+export const existsSync = () => false;

@@ -1,0 +1,112 @@
+import type { GgufValue } from "../tiny/gguf-writer.js";
+
+/** llama.cpp's token attributes, as it derives them from a GGUF's `tokenizer.ggml.token_type`. */
+export const TokenAttr = { undefined: 0, unknown: 1, unused: 2, normal: 4, control: 8, userDefined: 16, byte: 32 } as const;
+
+/** GGUF token type → attribute (llama_token_type: 0 undefined, 1 normal, 2 unknown, 3 control, 4 user-defined, 5 unused, 6 byte). */
+const ATTR_OF_TYPE = [TokenAttr.undefined, TokenAttr.normal, TokenAttr.unknown, TokenAttr.control, TokenAttr.userDefined, TokenAttr.unused, TokenAttr.byte];
+
+/**
+ * A GGUF vocabulary as llama.cpp loads it: each token's text and attribute,
+ * the text → id map (the last id of a text wins, as in llama.cpp), the
+ * special tokens the tokenizer splits text on (longest first), and the
+ * settings that shape tokenization. What a JavaScript tokenizer needs to
+ * write the ids llama.cpp writes.
+ */
+export interface VocabData {
+  readonly type: "spm" | "bpe";
+  /** `tokenizer.ggml.pre` for BPE vocabularies ("qwen2", "llama-bpe", …). */
+  readonly pre: string | null;
+  readonly texts: readonly string[];
+  readonly attrs: readonly number[];
+  readonly scores: readonly number[];
+  readonly idOf: ReadonlyMap<string, number>;
+  /** BPE merges, "left right" → rank. */
+  readonly mergeRank: ReadonlyMap<string, number>;
+  /** Control, user-defined and unknown tokens, longest text first: what llama.cpp partitions text on. */
+  readonly specials: readonly number[];
+  readonly bos: number | null;
+  readonly eos: number | null;
+  readonly eot: number | null;
+  readonly unk: number | null;
+  readonly nl: number | null;
+  readonly addSpacePrefix: boolean;
+  /** End-of-generation tokens, as llama.cpp marks them. */
+  readonly eog: ReadonlySet<number>;
+}
+
+export class UnsupportedVocabularyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnsupportedVocabularyError";
+  }
+}
+
+type Metadata = ReadonlyMap<string, GgufValue>;
+
+const stringsOf = (metadata: Metadata, key: string): readonly string[] | null => {
+  const value = metadata.get(key);
+  return value?.type === "array" && value.itemType === "string" ? value.values : null;
+};
+const numbersOf = (metadata: Metadata, key: string): readonly number[] | null => {
+  const value = metadata.get(key);
+  return value?.type === "array" && value.itemType !== "string" ? (value.values as readonly number[]) : null;
+};
+const scalarOf = (metadata: Metadata, key: string): number | boolean | string | null => {
+  const value = metadata.get(key);
+  return value && value.type !== "array" ? value.value : null;
+};
+const idOrNull = (value: number | boolean | string | null, size: number) => (typeof value === "number" && value >= 0 && value < size ? value : null);
+
+/** Texts llama.cpp takes for end-of-generation tokens beyond the declared EOS/EOT ids. */
+const EOG_TEXTS = new Set(["<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>", "<|eom_id|>", "<EOT>", "_<EOT>", "<|end_of_text|>", "<end_of_utterance>", "<|return|>", "<|call|>"]);
+
+export function vocabData(entries: ReadonlyArray<readonly [string, GgufValue]>): VocabData {
+  const metadata: Metadata = new Map(entries);
+  const model = scalarOf(metadata, "tokenizer.ggml.model");
+  const type = model === "llama" ? "spm" : model === "gpt2" ? "bpe" : null;
+  if (type === null) throw new UnsupportedVocabularyError(`tokenizer "${String(model)}" is not supported in JavaScript (SentencePiece "llama" and BPE "gpt2" are)`);
+  const texts = stringsOf(metadata, "tokenizer.ggml.tokens");
+  if (!texts) throw new UnsupportedVocabularyError("the GGUF has no tokenizer.ggml.tokens");
+  const size = texts.length;
+  const types = numbersOf(metadata, "tokenizer.ggml.token_type");
+  const attrs = texts.map((_, id) => ATTR_OF_TYPE[types?.[id] ?? 1] ?? TokenAttr.undefined);
+  const scores = numbersOf(metadata, "tokenizer.ggml.scores") ?? texts.map(() => 0);
+  const idOf = new Map<string, number>();
+  texts.forEach((text, id) => idOf.set(text, id));
+  const merges = stringsOf(metadata, "tokenizer.ggml.merges") ?? [];
+  const mergeRank = new Map(merges.map((merge, rank) => [merge, rank] as const));
+  const special = TokenAttr.control | TokenAttr.userDefined | TokenAttr.unknown;
+  const specials = texts.map((_, id) => id).filter((id) => (attrs[id]! & special) !== 0 && texts[id]!.length > 0);
+  // llama.cpp sorts by byte length, longest first; a stable sort keeps id order among equals.
+  const bytes = (id: number) => new TextEncoder().encode(texts[id]!).length;
+  specials.sort((a, b) => bytes(b) - bytes(a));
+  const spm = type === "spm";
+  const bos = idOrNull(scalarOf(metadata, "tokenizer.ggml.bos_token_id") ?? (spm ? 1 : null), size);
+  const eos = idOrNull(scalarOf(metadata, "tokenizer.ggml.eos_token_id") ?? (spm ? 2 : null), size);
+  const eot = idOrNull(scalarOf(metadata, "tokenizer.ggml.eot_token_id"), size) ?? idOf.get("<|eot_id|>") ?? idOf.get("<|im_end|>") ?? idOf.get("<end_of_turn>") ?? null;
+  const unk = idOrNull(scalarOf(metadata, "tokenizer.ggml.unknown_token_id") ?? (spm ? 0 : null), size);
+  const nl = spm ? (idOf.get("<0x0A>") ?? null) : (idOf.get("\u010A") ?? null);
+  const addPrefix = scalarOf(metadata, "tokenizer.ggml.add_space_prefix");
+  const eog = new Set<number>([eos, eot].filter((id): id is number => id !== null));
+  texts.forEach((text, id) => {
+    if (EOG_TEXTS.has(text) && (attrs[id]! & TokenAttr.control) !== 0) eog.add(id);
+  });
+  return {
+    type,
+    pre: typeof scalarOf(metadata, "tokenizer.ggml.pre") === "string" ? (scalarOf(metadata, "tokenizer.ggml.pre") as string) : null,
+    texts,
+    attrs,
+    scores,
+    idOf,
+    mergeRank,
+    specials,
+    bos,
+    eos,
+    eot,
+    unk,
+    nl,
+    addSpacePrefix: spm ? addPrefix !== false : false,
+    eog,
+  };
+}
