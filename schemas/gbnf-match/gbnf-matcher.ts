@@ -18,6 +18,8 @@ export interface GrammarPosition {
   readonly complete: boolean;
   /** Whether the grammar must end here: nothing may follow. */
   readonly final: boolean;
+  /** The position after one code point (any value, as llama.cpp's grammar takes what its UTF-8 decoder reads), or null. */
+  advanceCode(code: number): GrammarPosition | null;
   /** Whether the next character may be some code point in [from, to] (a UTF-8 character begun but not finished). */
   allowsSomeIn(from: number, to: number): boolean;
 }
@@ -136,6 +138,11 @@ class Position implements GrammarPosition {
       const top = stack.at(-1);
       return top !== undefined && overlaps(this.matcher.element(top), from, to);
     });
+  }
+
+  advanceCode(code: number): GrammarPosition | null {
+    const stacks = this.matcher.accept(this.stacks, code);
+    return stacks.length === 0 ? null : new Position(this.matcher, stacks);
   }
 
   advance(text: string): GrammarPosition | null {

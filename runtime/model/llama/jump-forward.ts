@@ -1,106 +1,44 @@
 import type { LlamaGrammarEvaluationState, LlamaModel, Token } from "node-llama-cpp";
-import { grammarStart, type GrammarPosition } from "../../../schemas/gbnf-match/gbnf-matcher.js";
-import { GbnfSyntaxError } from "../../../schemas/gbnf-match/parse-gbnf.js";
+import { JumpForward as Core, type ForcedSpan } from "../jump-forward-core.js";
 import { grammarStateAccess, type GrammarStateAccess } from "./grammar-state-access.js";
-import { VocabularyIndex } from "./vocabulary-index.js";
+import { vocabularyIndex } from "./vocabulary-index.js";
 
-/** Tokens the grammar forces next, already taken by the grammar state. */
-export interface ForcedSpan {
-  tokens: Token[];
-  text: string;
-  /** Whether the span completes the output (nothing left to sample: the tokens need no evaluation). */
-  ends: boolean;
-}
+export type { ForcedSpan } from "../jump-forward-core.js";
 
 /**
- * Jump-forward: where every way on through the grammar has one character,
- * the text is the grammar's, not the model's, and is written without
- * sampling. The forced text comes from a matcher over the compiled grammar
- * itself (so every step shape and codec, and sampleValue, get it), kept in
- * step with what was generated; it is tokenized the way the tokenizer writes
- * it (the way a prompt would hold it) and handed to llama.cpp's grammar
- * state token by token, each checked by llama.cpp first.
- *
- * The token boundary: a span's last token is left to the model when a
- * vocabulary token begins with it and runs on into text the grammar allows
- * after the span (`":"` then a thought may be written `":"+…`); forcing it
- * would make that token unwritable. Where no token crosses (a choice of tool
- * names after `"tool":"`), or the span ends the output, it is taken whole.
- * The matcher is moved by the generation's whole characters (a token that
- * is half of one waits for the rest, and nothing is forced meanwhile); text
- * the matcher
- * cannot follow (a grammar it cannot read, bytes that are not UTF-8) turns
- * jump-forward off for the rest of the generation, never on.
+ * Jump-forward (see jump-forward-core) on node-llama-cpp: the model's own
+ * tokenizer, and llama.cpp's grammar state taking the forced tokens through
+ * grammarStateAccess.
  */
 export class JumpForward {
   private constructor(
-    private readonly model: LlamaModel,
+    private readonly core: Core,
     private readonly access: GrammarStateAccess,
-    private position: GrammarPosition | null,
   ) {}
 
   /** Null when the grammar or the engine does not allow it. */
   static create(model: LlamaModel, gbnf: string): JumpForward | null {
     const access = grammarStateAccess(model);
     if (!access) return null;
-    try {
-      return new JumpForward(model, access, grammarStart(gbnf));
-    } catch (error) {
-      if (error instanceof GbnfSyntaxError) return null;
-      throw error;
-    }
+    const core = Core.create(
+      {
+        tokenize: (text, special, options) => model.tokenize(text, special, options),
+        detokenize: (tokens, special, lastTokens) => model.detokenize(tokens as Token[], special, lastTokens as Token[] | undefined),
+        extending: (prefix) => vocabularyIndex(model).extending(prefix),
+      },
+      gbnf,
+    );
+    return core && new JumpForward(core, access);
   }
 
   /** Moves the matcher over the output's next whole characters (sampled or forced, in order). */
   advance(text: string): void {
-    if (this.position) this.position = text.includes("\uFFFD") ? null : this.position.advance(text);
+    this.core.advance(text);
   }
 
-  /**
-   * The forced span from here as at most `room` tokens, taken by `state`
-   * (each checked by llama.cpp's grammar first); null when nothing is forced.
-   */
-  next(state: LlamaGrammarEvaluationState, before: readonly Token[], room: number): ForcedSpan | null {
-    if (!this.position || room <= 0) return null;
-    const text = this.position.forced();
-    if (!text) return null;
-    const tokens = this.tokenize(text, before);
-    if (!tokens) return null;
-    const toEnd = this.position.advance(text)?.final === true && tokens.length <= room;
-    const whole = toEnd || !this.crossable(tokens, before);
-    const chosen = tokens.slice(0, Math.min(whole ? tokens.length : tokens.length - 1, room));
-    const taken: Token[] = [];
-    for (const token of chosen) {
-      if (!this.access.canAccept(state, token)) break;
-      this.access.accept(state, token);
-      taken.push(token);
-    }
-    if (taken.length === 0) return null;
-    const ends = toEnd && taken.length === tokens.length;
-    // The matcher moves over these tokens when they are emitted (advance), like every other token.
-    return { tokens: taken, text: ends ? text : this.model.detokenize(taken, false, before.slice(-8)), ends };
-  }
-
-  /**
-   * Whether a vocabulary token other than the span's last one could be
-   * written in its place: one that begins with the last token's text and
-   * runs on into text the grammar allows after the span. Only then is the
-   * last token left to the model.
-   */
-  private crossable(tokens: readonly Token[], before: readonly Token[]): boolean {
-    const head = tokens.slice(0, -1);
-    const last = this.model.detokenize(tokens.slice(-1), false, [...before, ...head].slice(-8));
-    const at = this.position!.advance(head.length > 0 ? this.model.detokenize(head, false, before.slice(-8)) : "");
-    if (!at || !last) return true;
-    for (const text of VocabularyIndex.of(this.model).extending(last)) if (at.advance(text) !== null) return true;
-    return false;
-  }
-
-  /** The text as the tokenizer writes it, or null when no tokenization gives it back exactly. */
-  private tokenize(text: string, before: readonly Token[]): Token[] | null {
-    for (const tokens of [this.model.tokenize(text, false, "trimLeadingSpace"), this.model.tokenize(text, false)]) {
-      if (tokens.length > 0 && this.model.detokenize(tokens, false, before.slice(-8)) === text) return tokens;
-    }
-    return null;
+  /** The forced span from here as at most `room` tokens, taken by `state` (each checked by llama.cpp's grammar first); null when nothing is forced. */
+  next(state: LlamaGrammarEvaluationState, before: readonly Token[], room: number): (ForcedSpan & { tokens: Token[] }) | null {
+    const span = this.core.next({ canAccept: (token) => this.access.canAccept(state, token as Token), accept: (token) => this.access.accept(state, token as Token) }, before, room);
+    return span as (ForcedSpan & { tokens: Token[] }) | null;
   }
 }

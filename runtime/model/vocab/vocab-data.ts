@@ -33,6 +33,8 @@ export interface VocabData {
   readonly addSpacePrefix: boolean;
   /** End-of-generation tokens, as llama.cpp marks them. */
   readonly eog: ReadonlySet<number>;
+  /** Tokens a generation never writes: the GGUF's unknown, control and unused ones, end-of-generation tokens excepted (what narrowgauge's llama backend bans). */
+  readonly unwritable: ReadonlySet<number>;
 }
 
 export class UnsupportedVocabularyError extends Error {
@@ -58,8 +60,14 @@ const scalarOf = (metadata: Metadata, key: string): number | boolean | string | 
 };
 const idOrNull = (value: number | boolean | string | null, size: number) => (typeof value === "number" && value >= 0 && value < size ? value : null);
 
-/** Texts llama.cpp takes for end-of-generation tokens beyond the declared EOS/EOT ids. */
-const EOG_TEXTS = new Set(["<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>", "<|eom_id|>", "<EOT>", "_<EOT>", "<|end_of_text|>", "<end_of_utterance>", "<|return|>", "<|call|>"]);
+/** Texts llama.cpp takes for end-of-generation tokens beyond the declared ids (it marks them control tokens too). */
+const EOG_TEXTS = new Set(["<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<|flush|>", "<|calls|>", "<end_of_turn>", "<|endoftext|>", "</s>", "<|eom_id|>", "<EOT>", "_<EOT>", "[EOT]", "[EOS]", "<|end_of_text|>", "<end_of_utterance>", "<eos>", "<turn|>", "<|tool_response>", "<｜end▁of▁sentence｜>", "[e~["]);
+/** End-of-turn texts, in the order llama.cpp looks for one when the GGUF names none. */
+const EOT_TEXTS = ["<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>", "<|end_of_text|>", "<EOT>", "_<EOT>", "[EOT]", "<｜end▁of▁sentence｜>", "<end_of_utterance>"];
+/** Fill-in-the-middle and end-of-message texts llama.cpp recognises and marks control tokens; the last three also end generation. */
+const FIM_TEXTS = ["<|eom_id|>", "<|fim_prefix|>", "<fim-prefix>", "<fim_prefix>", "<｜fim▁begin｜>", "<PRE>", "▁<PRE>", "<|code_prefix|>", "<|prefix|>", "<|fim_suffix|>", "<fim-suffix>", "<fim_suffix>", "<｜fim▁hole｜>", "<SUF>", "▁<SUF>", "<|code_suffix|>", "<|suffix|>", "<|fim_middle|>", "<fim-middle>", "<fim_middle>", "<｜fim▁end｜>", "<MID>", "▁<MID>", "<|code_middle|>", "<|middle|>"];
+const FIM_EOG_TEXTS = ["<|fim_pad|>", "<fim-pad>", "<fim_pad>", "<PAD>", "[PAD]", "<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", "<reponame>", "<|file_sep|>"];
+const CONTROL_TEXTS = new Set([...EOG_TEXTS, ...EOT_TEXTS, ...FIM_TEXTS, ...FIM_EOG_TEXTS]);
 
 export function vocabData(entries: ReadonlyArray<readonly [string, GgufValue]>): VocabData {
   const metadata: Metadata = new Map(entries);
@@ -70,7 +78,8 @@ export function vocabData(entries: ReadonlyArray<readonly [string, GgufValue]>):
   if (!texts) throw new UnsupportedVocabularyError("the GGUF has no tokenizer.ggml.tokens");
   const size = texts.length;
   const types = numbersOf(metadata, "tokenizer.ggml.token_type");
-  const attrs = texts.map((_, id) => ATTR_OF_TYPE[types?.[id] ?? 1] ?? TokenAttr.undefined);
+  // llama.cpp reads each type, then marks the tokens it recognises by their text as control tokens.
+  const attrs = texts.map((text, id) => (ATTR_OF_TYPE[types?.[id] ?? 1] ?? TokenAttr.undefined) | (CONTROL_TEXTS.has(text) ? TokenAttr.control : 0));
   const scores = numbersOf(metadata, "tokenizer.ggml.scores") ?? texts.map(() => 0);
   const idOf = new Map<string, number>();
   texts.forEach((text, id) => idOf.set(text, id));
@@ -84,15 +93,17 @@ export function vocabData(entries: ReadonlyArray<readonly [string, GgufValue]>):
   const spm = type === "spm";
   const bos = idOrNull(scalarOf(metadata, "tokenizer.ggml.bos_token_id") ?? (spm ? 1 : null), size);
   const eos = idOrNull(scalarOf(metadata, "tokenizer.ggml.eos_token_id") ?? (spm ? 2 : null), size);
-  const eot = idOrNull(scalarOf(metadata, "tokenizer.ggml.eot_token_id"), size) ?? idOf.get("<|eot_id|>") ?? idOf.get("<|im_end|>") ?? idOf.get("<end_of_turn>") ?? null;
+  const eot = idOrNull(scalarOf(metadata, "tokenizer.ggml.eot_token_id"), size) ?? EOT_TEXTS.map((text) => idOf.get(text)).find((id) => id !== undefined) ?? null;
   const unk = idOrNull(scalarOf(metadata, "tokenizer.ggml.unknown_token_id") ?? (spm ? 0 : null), size);
   const nl = spm ? (idOf.get("<0x0A>") ?? null) : (idOf.get("\u010A") ?? null);
   const addPrefix = scalarOf(metadata, "tokenizer.ggml.add_space_prefix");
   const eog = new Set<number>([eos, eot].filter((id): id is number => id !== null));
   texts.forEach((text, id) => {
-    if (EOG_TEXTS.has(text) && (attrs[id]! & TokenAttr.control) !== 0) eog.add(id);
+    if (EOG_TEXTS.has(text) || FIM_EOG_TEXTS.includes(text) || text === "<|eom_id|>") eog.add(id);
   });
+  const unwritable = new Set(texts.map((_, id) => id).filter((id) => [2, 3, 5].includes(types?.[id] ?? 1) && !eog.has(id)));
   return {
+    unwritable,
     type,
     pre: typeof scalarOf(metadata, "tokenizer.ggml.pre") === "string" ? (scalarOf(metadata, "tokenizer.ggml.pre") as string) : null,
     texts,

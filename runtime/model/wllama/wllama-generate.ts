@@ -1,13 +1,15 @@
 import type { Wllama } from "@wllama/wllama/esm/wllama.js";
 import { grammarStart } from "../../../schemas/gbnf-match/gbnf-matcher.js";
 import { commonPrefixLength } from "../common-prefix.js";
+import { JumpForward, type SpanAcceptor } from "../jump-forward-core.js";
 import type { GenerateRequest, GenerationStopReason, PortGeneration } from "../model-port.js";
 import { StepEndTracker } from "../step-end.js";
 import { SeededRandom } from "../tiny/seeded-random.js";
-import type { GgufVocabulary } from "../vocab/gguf-vocabulary.js";
 import { tokenBytes } from "../vocab/detokenize.js";
+import type { GgufVocabulary } from "../vocab/gguf-vocabulary.js";
 import { chooseToken, type Candidate } from "./choose-token.js";
 import { advanceBytes, type ByteState } from "./grammar-bytes.js";
+import { spanVocabulary } from "./span-vocabulary.js";
 
 /** What a generation uses of wllama 2.x: one sequence, its KV cache, logits. */
 export type WllamaEngine = Pick<Wllama, "decode" | "getLogits" | "kvRemove" | "isTokenEOG">;
@@ -23,38 +25,29 @@ export interface WllamaSequence {
 
 interface Choice {
   readonly candidate: Candidate;
+  /** The grammar after the token; null for an end-of-generation token. */
   readonly next: ByteState | null;
 }
 
-/** How many candidates to ask wllama for first; a turn whose grammar rejects them all asks for more, up to the vocabulary. */
+/** How many candidates to ask wllama for first; a turn whose grammar rejects them all asks for more, up to the whole vocabulary. */
 const FIRST_CANDIDATES = 64;
 
-/**
- * Brings the KV cache to the prompt: keeps the common prefix (at least one
- * token is evaluated, for the logits of the first sample), evaluates the
- * rest in batches. False when the signal fired first.
- */
-async function evaluatePrompt(sequence: WllamaSequence, prompt: readonly number[], signal: AbortSignal | undefined): Promise<boolean> {
-  const keep = commonPrefixLength(sequence.cached, prompt, Math.min(sequence.cached.length, prompt.length - 1));
-  if (keep < sequence.cached.length) {
-    await sequence.engine.kvRemove(keep, -1);
-    sequence.cached = sequence.cached.slice(0, keep);
-  }
-  for (let at = keep; at < prompt.length; at += sequence.batchSize) {
-    if (signal?.aborted) return false;
-    const batch = prompt.slice(at, at + sequence.batchSize);
-    await sequence.engine.decode([...batch], { skipLogits: at + batch.length < prompt.length });
-    sequence.cached.push(...batch);
-  }
-  return true;
+/** The grammar after a token, as llama.cpp's grammar reads it (its text with special tokens shown), or null when it is not allowed. */
+function afterToken(vocabulary: GgufVocabulary, state: ByteState, token: number): ByteState | null {
+  if (vocabulary.data.unwritable.has(token)) return null;
+  return advanceBytes(state, tokenBytes(vocabulary.data, token, true));
 }
 
 /**
- * wllama 2.x's grammar sampler never advances its grammar (samplingAccept
- * passes accept_grammar = false; ngxson/wllama#168), so the grammar is
- * applied here: narrowgauge's GBNF matcher walks each candidate's bytes, the
- * most likely allowed token is written (greedy, as llama.cpp picks under a
- * grammar), an end-of-generation token only where the grammar may end.
+ * One generation on wllama under a grammar. wllama 2.x's own grammar
+ * sampler never advances its grammar (samplingAccept passes
+ * accept_grammar = false; ngxson/wllama#168), so the grammar is applied here,
+ * as llama.cpp applies it: narrowgauge's GBNF matcher walks each candidate's
+ * bytes; the most likely allowed token is written (greedy), an
+ * end-of-generation token only where the grammar may end. Text the grammar
+ * forces is written by jump-forward, as in Node (evaluated with the token
+ * before it in one batch), so a greedy run writes what node-llama-cpp writes.
+ * The KV cache keeps the common prefix of the previous prompt.
  */
 export async function generateOnWllama(sequence: WllamaSequence, request: GenerateRequest): Promise<PortGeneration> {
   const { engine, vocabulary } = sequence;
@@ -62,58 +55,89 @@ export async function generateOnWllama(sequence: WllamaSequence, request: Genera
   const sampling = request.sampling ?? {};
   const random = new SeededRandom(sampling.seed ?? 0);
   const started = performance.now();
-  const evaluated = prompt.length - commonPrefixLength(sequence.cached, prompt, Math.min(sequence.cached.length, prompt.length - 1));
+  const keep = commonPrefixLength(sequence.cached, prompt, Math.min(sequence.cached.length, prompt.length - 1));
   const tokens: number[] = [];
   const tracker = new StepEndTracker(request.end);
-  let state: ByteState = { position: grammarStart(request.gbnf), pending: [] };
+  const jump = (request.jumpForward ?? "batched") === "off" ? null : JumpForward.create(spanVocabulary(vocabulary), request.gbnf);
+  let state: ByteState = { position: grammarStart(request.gbnf), partial: null };
   let stopReason: GenerationStopReason = "max-tokens";
   let firstTokenAt: number | undefined;
-  let decodes = 0;
-  let streamed = 0;
+  let [decodes, forcedTokens, streamed] = [0, 0, 0];
 
-  /** The candidates the grammar allows here, each with the state after it (null: it ends generation). */
-  const allowed = (candidates: readonly Candidate[]): Choice[] =>
-    candidates.flatMap((candidate): Choice[] => {
-      if (engine.isTokenEOG(candidate.token)) return state.position.complete && state.pending.length === 0 ? [{ candidate, next: null }] : [];
-      const bytes = tokenBytes(vocabulary.data, candidate.token, false);
-      const next = bytes.length === 0 ? null : advanceBytes(state, bytes);
-      return next ? [{ candidate, next }] : [];
-    });
-  /** Streams the text written so far, whole characters only. */
-  const stream = () => {
-    const text = vocabulary.detokenize(tokens);
-    const whole = state.pending.length > 0 ? text.replace(/\uFFFD+$/, "") : text;
-    if (whole.length > streamed) {
+  const decode = async (batch: readonly number[], skipLogits = false) => {
+    await engine.decode([...batch], { skipLogits });
+    sequence.cached.push(...batch);
+    decodes++;
+  };
+  /** Adds tokens to the output and streams its new whole characters; true when the step ended in them. */
+  const emit = (added: readonly number[]): boolean => {
+    let ended = false;
+    for (const token of added) {
+      tokens.push(token);
+      const text = vocabulary.detokenize(tokens);
+      const whole = state.partial ? text.replace(/\uFFFD+$/, "") : text;
+      if (whole.length <= streamed) continue;
       const piece = whole.slice(streamed);
       streamed = whole.length;
+      jump?.advance(piece);
       request.onText?.(piece);
-      return piece;
+      if (!ended && tracker.push(piece) >= 0) ended = true;
     }
-    return "";
+    return ended;
+  };
+  const acceptor: SpanAcceptor = {
+    canAccept: (token) => afterToken(vocabulary, state, token) !== null,
+    accept: (token) => void (state = afterToken(vocabulary, state, token) ?? state),
+  };
+  /** The candidates the grammar allows here, most likely first. */
+  const choices = async (): Promise<Choice[]> => {
+    for (let count = FIRST_CANDIDATES; ; count *= 16) {
+      const all = count >= vocabulary.data.texts.length;
+      const candidates = [...(await engine.getLogits(all ? -1 : count))].sort((a, b) => b.p - a.p);
+      const allowed = candidates.flatMap((candidate): Choice[] => {
+        if (engine.isTokenEOG(candidate.token)) return state.position.complete && state.partial === null ? [{ candidate, next: null }] : [];
+        const next = afterToken(vocabulary, state, candidate.token);
+        return next ? [{ candidate, next }] : [];
+      });
+      if (allowed.length > 0 || all) return allowed;
+    }
   };
 
-  if (!(await evaluatePrompt(sequence, prompt, signal))) stopReason = "aborted";
-  else if (maxTokens <= 0) stopReason = "max-tokens";
-  else {
-    decodes++;
+  if (keep < sequence.cached.length) {
+    await engine.kvRemove(keep, -1);
+    sequence.cached = sequence.cached.slice(0, keep);
+  }
+  let pending = prompt.slice(keep);
+  while (pending.length > sequence.batchSize && !signal?.aborted) {
+    await decode(pending.slice(0, sequence.batchSize), true);
+    pending = pending.slice(sequence.batchSize);
+  }
+  if (signal?.aborted) stopReason = "aborted";
+  else if (maxTokens > 0) {
     for (;;) {
-      let choices: Choice[] = [];
-      for (let count = FIRST_CANDIDATES; choices.length === 0; count *= 16) {
-        const all = count >= vocabulary.data.texts.length;
-        const candidates = await engine.getLogits(all ? -1 : count);
-        choices = allowed([...candidates].sort((a, b) => b.p - a.p));
-        if (all) break;
-      }
+      // Forced text first: evaluated with what is pending (the prompt's rest, or the token just written).
+      const span = state.partial ? null : jump?.next(acceptor, tokens, maxTokens - tokens.length);
+      if (span) {
+        forcedTokens += span.tokens.length;
+        const ends = emit(span.tokens) || span.ends;
+        if (!ends && tokens.length >= maxTokens) break;
+        // A span that ends the output is evaluated too, so the KV cache holds the whole step the next prompt shows.
+        await decode([...pending, ...span.tokens], ends);
+        if (ends) {
+          stopReason = "grammar-complete";
+          break;
+        }
+      } else await decode(pending);
+      const allowed = await choices();
       firstTokenAt ??= performance.now();
-      const chosen = chooseToken(choices.map((choice) => choice.candidate), sampling, () => random.next());
-      const choice = chosen && choices.find((entry) => entry.candidate === chosen);
-      if (!choice || choice.next === null) {
+      const chosen = chooseToken(allowed.map((choice) => choice.candidate), sampling, () => random.next());
+      const choice = allowed.find((entry) => entry.candidate === chosen);
+      if (!choice?.next) {
         stopReason = "end-of-generation";
         break;
       }
-      tokens.push(choice.candidate.token);
       state = choice.next;
-      if (tracker.push(stream()) >= 0) {
+      if (emit([choice.candidate.token])) {
         stopReason = "grammar-complete";
         break;
       }
@@ -121,13 +145,8 @@ export async function generateOnWllama(sequence: WllamaSequence, request: Genera
         stopReason = "aborted";
         break;
       }
-      if (tokens.length >= maxTokens) {
-        stopReason = "max-tokens";
-        break;
-      }
-      await engine.decode([choice.candidate.token], {});
-      sequence.cached.push(choice.candidate.token);
-      decodes++;
+      if (tokens.length >= maxTokens) break;
+      pending = [choice.candidate.token];
     }
   }
   const finished = performance.now();
@@ -136,9 +155,9 @@ export async function generateOnWllama(sequence: WllamaSequence, request: Genera
     stopReason,
     generatedTokens: tokens.length,
     tokens,
-    forcedTokens: 0,
+    forcedTokens,
     decodes,
-    prompt: { tokens: prompt.length, evaluated },
+    prompt: { tokens: prompt.length, evaluated: prompt.length - keep },
     ms: { prompt: (firstTokenAt ?? finished) - started, sampling: finished - (firstTokenAt ?? finished) },
   };
 }

@@ -1,0 +1,116 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { forgedModelFile } from "../../bench/forge/real-tokenizers.js";
+import { buildDemo } from "../../browser/demo/build-demo.js";
+import { serveStatic, type StaticServer } from "../../browser/demo/serve-static.js";
+import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
+import { runAgent } from "../../runtime/loop/run-agent.js";
+import type { RunResult } from "../../runtime/loop/run-types.js";
+import { loadModel } from "../../runtime/model/llama/load-model.js";
+import { narrowgaugeCacheDir, tinyModelFile } from "../../runtime/model/tiny/tiny-model-file.js";
+import { hasChromium, launchChromium } from "../helpers/browser.js";
+import { testLlama } from "../helpers/llama.js";
+
+const ARTIFACTS = join(import.meta.dirname, "..", "..", ".ci", "artifacts");
+const DEMO_MODEL = "models/narrowgauge-weather.q8_0.gguf";
+
+/** What a run decided and wrote, turn by turn, and what its model saw: equal runs are equal here. */
+const transcript = (result: RunResult) => ({
+  status: result.status,
+  reason: result.reason,
+  answer: result.answer,
+  turns: result.turns.map((turn) => ({ raw: turn.raw, step: turn.step, check: turn.check, guards: turn.guards, visible: turn.visible, spy: turn.spy, generated: turn.generatedTokens })),
+});
+
+/** The same run in Node, on node-llama-cpp: the demo's settings, the page's context size. */
+async function nodeRun(file: string): Promise<RunResult> {
+  const model = await loadModel(file, { llama: await testLlama(), contextSize: 4096, sequences: 1 });
+  try {
+    return await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "sub1b", maxTurns: 6, spy: true });
+  } finally {
+    await model.dispose();
+  }
+}
+
+describe.skipIf(!hasChromium)("narrowgauge/browser: the weather demo page in a real browser", () => {
+  let server: StaticServer;
+  let browser: Browser;
+  const outside: string[] = [];
+  beforeAll(async () => {
+    const out = await buildDemo(await mkdtemp(join(tmpdir(), "narrowgauge-page-")));
+    await Promise.all([tinyModelFile(1), tinyModelFile(2), forgedModelFile("qwen3"), forgedModelFile("llama3_1")]);
+    server = await serveStatic(out, { cache: narrowgaugeCacheDir() });
+    browser = await launchChromium();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const open = async (query: string): Promise<Page> => {
+    const page = await browser.newPage();
+    page.on("request", (request) => {
+      const url = request.url();
+      if (!url.startsWith(server.url) && !url.startsWith(`blob:${server.url.slice(0, -1)}`) && !url.startsWith("data:")) outside.push(url);
+    });
+    await page.goto(`${server.url}?${query}`);
+    return page;
+  };
+  const resultOf = async (page: Page, timeout = 120_000): Promise<RunResult> => {
+    await page.waitForFunction(() => (document.getElementById("run-result")?.textContent ?? "") !== "" || !document.getElementById("error")!.hidden, null, { timeout });
+    expect(await page.locator("#error").isHidden(), (await page.textContent("#error")) ?? "").toBe(true);
+    return JSON.parse((await page.textContent("#run-result"))!) as RunResult;
+  };
+
+  it("runs the demo on the trained default model: the answer holds Paris's 18 and New York's 24, and every guard decision, step and prompt is the Node run's", async () => {
+    const page = await open("spy=1");
+    const result = await resultOf(page);
+    await page.screenshot({ path: join(ARTIFACTS, "browser-demo.png"), fullPage: true });
+    expect(result.status).toBe("answered");
+    expect(result.answer).toMatch(/18.*24/s);
+    expect(transcript(result)).toEqual(transcript(await nodeRun(DEMO_MODEL)));
+    // The trace view shows the same run.
+    expect(await page.frameLocator("#trace").locator("#answer").textContent()).toBe(result.answer);
+    expect(outside).toEqual([]);
+    await page.close();
+  }, 240_000);
+
+  it("streams the thought and the answer as they are sampled, and its stop button ends the run aborted, with no answer", async () => {
+    const page = await open("");
+    await page.waitForFunction(() => Number(document.getElementById("stream")?.dataset.streamed ?? 0) > 0, null, { timeout: 120_000 });
+    await page.click("#stop");
+    const result = await resultOf(page);
+    expect(result.status).toBe("aborted");
+    expect(result.reason).toBe("aborted");
+    expect(result.answer).toBeNull();
+    await page.close();
+  }, 240_000);
+
+  it("shows the typed load error for a corrupt model file picked from disk, not a blank screen", async () => {
+    const page = await open("autorun=0");
+    await page.waitForFunction(() => document.getElementById("status")?.dataset.loaded === "true", null, { timeout: 60_000 });
+    await page.setInputFiles("#model-file", { name: "broken.gguf", mimeType: "application/octet-stream", buffer: Buffer.from("GGUF\u0003\u0000\u0000\u0000 this is not a model") });
+    await page.waitForFunction(() => !document.getElementById("error")!.hidden, null, { timeout: 60_000 });
+    expect(await page.getAttribute("#error", "data-code")).toBe("model-load-failed");
+    expect(await page.textContent("#error")).toContain("broken.gguf");
+    expect(await page.isDisabled("#run")).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, "browser-load-error.png"), fullPage: true });
+    await page.close();
+  }, 120_000);
+
+  it.each([
+    ["the built-in tiny model (seed 1)", () => tinyModelFile(1)],
+    ["the built-in tiny model (seed 2)", () => tinyModelFile(2)],
+    ["a model forged around Qwen3's tokenizer", () => forgedModelFile("qwen3")],
+    ["a model forged around Llama 3.1's tokenizer", () => forgedModelFile("llama3_1")],
+  ])("runs the demo on %s as Node does, turn by turn: the same prompts, tokens, guard decisions and steps (greedy)", async (_name, file) => {
+    const path = await file();
+    const page = await open(`spy=1&model=./cache/${basename(path)}`);
+    const result = await resultOf(page, 300_000);
+    expect(transcript(result)).toEqual(transcript(await nodeRun(path)));
+    await page.close();
+  }, 400_000);
+});
