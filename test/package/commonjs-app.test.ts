@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -88,4 +89,14 @@ describe("an app made with npm init -y (CommonJS) that installed the packed tarb
     expect(code, stderr).toBe(0);
     expect(stdout.trim()).toBe("function function function");
   }, 60_000);
+
+  it("installs nothing for the browser entry in a Node app (wllama is an optional peer), and ships narrowgauge/browser as one module that imports wllama alone", async () => {
+    expect(existsSync(join(app, "node_modules", "@wllama"))).toBe(false);
+    const bundle = await readFile(join(app, "node_modules", "narrowgauge", "dist", "browser", "narrowgauge.js"), "utf8");
+    const specifiers = new Set([...bundle.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["']([^"']+)["']/g)].map((match) => match[1]));
+    expect([...specifiers]).toEqual(["@wllama/wllama/esm/index.js"]);
+    const pkg = JSON.parse(await readFile(join(app, "node_modules", "narrowgauge", "package.json"), "utf8"));
+    expect(pkg.exports["./browser"]).toEqual({ types: "./dist/browser/index.d.ts", default: "./dist/browser/narrowgauge.js" });
+    expect(pkg.peerDependenciesMeta["@wllama/wllama"].optional).toBe(true);
+  });
 });

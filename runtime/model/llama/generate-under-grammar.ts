@@ -6,6 +6,7 @@ import { StepEndTracker, type StepEnd } from "../step-end.js";
 import type { Sampling } from "../sampling.js";
 import { JumpForward } from "./jump-forward.js";
 import { commonPrefixLength } from "../common-prefix.js";
+import { TextStreamer } from "../text-streamer.js";
 
 export interface GenerateOptions {
   /** The full prompt. Whatever prefix of it the sequence already holds is reused, not re-evaluated. */
@@ -38,40 +39,6 @@ export interface Generation {
     evaluated: number;
   };
   ms: { prompt: number; sampling: number };
-}
-
-/**
- * Hands sampled text on as it comes, whole characters only: a byte token
- * alone is part of a UTF-8 sequence, so pieces wait (up to four tokens) until
- * they decode without a replacement character.
- */
-class TextStreamer {
-  private pending: Token[] = [];
-  private readonly context: Token[] = [];
-
-  constructor(private readonly model: LlamaContextSequence["model"], private readonly onText: (piece: string) => void) {}
-
-  /** Whether the tokens pushed last are part of a character still to be completed. */
-  get waiting(): boolean {
-    return this.pending.length > 0;
-  }
-
-  push(token: Token): void {
-    this.pending.push(token);
-    const text = this.model.detokenize(this.pending, false, this.context.slice(-8));
-    if (text.endsWith("\uFFFD") && this.pending.length < 4) return;
-    this.flush(text);
-  }
-
-  end(): void {
-    if (this.pending.length > 0) this.flush(this.model.detokenize(this.pending, false, this.context.slice(-8)));
-  }
-
-  private flush(text: string): void {
-    this.context.push(...this.pending);
-    this.pending = [];
-    if (text) this.onText(text);
-  }
 }
 
 /**
@@ -128,7 +95,7 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
   const mode = options.jumpForward ?? "batched";
   const jump = mode === "off" ? null : JumpForward.create(model, grammar.grammar);
   // Whole characters of the output, in order: what the caller streams and what jump-forward's matcher follows.
-  const streamed = new TextStreamer(model, (piece) => {
+  const streamed = new TextStreamer((pieces, before) => model.detokenize(pieces as Token[], false, before as Token[]), (piece) => {
     jump?.advance(piece);
     options.onText?.(piece);
   });

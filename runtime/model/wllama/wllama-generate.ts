@@ -10,9 +10,10 @@ import type { GgufVocabulary } from "../vocab/gguf-vocabulary.js";
 import { chooseToken, type Candidate } from "./choose-token.js";
 import { advanceBytes, type ByteState } from "./grammar-bytes.js";
 import { spanVocabulary } from "./span-vocabulary.js";
+import { TextStreamer } from "../text-streamer.js";
 
 /** What a generation uses of wllama 2.x: one sequence, its KV cache, logits. */
-export type WllamaEngine = Pick<Wllama, "decode" | "getLogits" | "kvRemove" | "isTokenEOG">;
+export type WllamaEngine = Pick<Wllama, "decode" | "getLogits" | "kvRemove" | "isTokenEOG" | "samplingSample">;
 
 /** A wllama context and the tokens its KV cache holds. */
 export interface WllamaSequence {
@@ -32,10 +33,18 @@ interface Choice {
 /** How many candidates to ask wllama for first; a turn whose grammar rejects them all asks for more, up to the whole vocabulary. */
 const FIRST_CANDIDATES = 64;
 
-/** The grammar after a token, as llama.cpp's grammar reads it (its text with special tokens shown), or null when it is not allowed. */
+const piecesOf = new WeakMap<GgufVocabulary, Array<readonly number[] | undefined>>();
+/** A token's bytes as llama.cpp's grammar reads them (its text with special tokens shown), cached. */
+function grammarBytes(vocabulary: GgufVocabulary, token: number): readonly number[] {
+  let pieces = piecesOf.get(vocabulary);
+  if (!pieces) piecesOf.set(vocabulary, (pieces = []));
+  return (pieces[token] ??= tokenBytes(vocabulary.data, token, true));
+}
+
+/** The grammar after a token, or null when it is not allowed. */
 function afterToken(vocabulary: GgufVocabulary, state: ByteState, token: number): ByteState | null {
   if (vocabulary.data.unwritable.has(token)) return null;
-  return advanceBytes(state, tokenBytes(vocabulary.data, token, true));
+  return advanceBytes(state, grammarBytes(vocabulary, token));
 }
 
 /**
@@ -62,45 +71,58 @@ export async function generateOnWllama(sequence: WllamaSequence, request: Genera
   let state: ByteState = { position: grammarStart(request.gbnf), partial: null };
   let stopReason: GenerationStopReason = "max-tokens";
   let firstTokenAt: number | undefined;
-  let [decodes, forcedTokens, streamed] = [0, 0, 0];
+  let [decodes, forcedTokens] = [0, 0];
 
   const decode = async (batch: readonly number[], skipLogits = false) => {
     await engine.decode([...batch], { skipLogits });
     sequence.cached.push(...batch);
     decodes++;
   };
-  /** Adds tokens to the output and streams its new whole characters; true when the step ended in them. */
+  const streamer = new TextStreamer((pieces, before) => vocabulary.detokenize(pieces, false, before), (piece) => {
+    jump?.advance(piece);
+    request.onText?.(piece);
+  });
+  /** Adds tokens to the output (each token's text, read after the ones before it, to find the step's end); true when the step ended in them. */
   const emit = (added: readonly number[]): boolean => {
-    let ended = false;
     for (const token of added) {
+      const piece = vocabulary.detokenize([token], false, tokens.slice(-8));
       tokens.push(token);
-      const text = vocabulary.detokenize(tokens);
-      const whole = state.partial ? text.replace(/\uFFFD+$/, "") : text;
-      if (whole.length <= streamed) continue;
-      const piece = whole.slice(streamed);
-      streamed = whole.length;
-      jump?.advance(piece);
-      request.onText?.(piece);
-      if (!ended && tracker.push(piece) >= 0) ended = true;
+      streamer.push(token);
+      if (tracker.push(piece) >= 0) return true;
     }
-    return ended;
+    return false;
   };
   const acceptor: SpanAcceptor = {
     canAccept: (token) => afterToken(vocabulary, state, token) !== null,
     accept: (token) => void (state = afterToken(vocabulary, state, token) ?? state),
   };
-  /** The candidates the grammar allows here, most likely first. */
-  const choices = async (): Promise<Choice[]> => {
+  /**
+   * The candidates the grammar allows here, most likely first. Under greedy
+   * sampling only the first is needed: the model's own most likely token
+   * (wllama's greedy sampler, without a grammar) is asked about first, and
+   * candidates are fetched and sorted only when the grammar rejects it.
+   */
+  const choices = async (greedy: boolean): Promise<Choice[]> => {
+    if (greedy) {
+      const first = choiceOf({ token: (await engine.samplingSample()).token, p: 1 });
+      if (first) return [first];
+    }
     for (let count = FIRST_CANDIDATES; ; count *= 16) {
       const all = count >= vocabulary.data.texts.length;
       const candidates = [...(await engine.getLogits(all ? -1 : count))].sort((a, b) => b.p - a.p);
-      const allowed = candidates.flatMap((candidate): Choice[] => {
-        if (engine.isTokenEOG(candidate.token)) return state.position.complete && state.partial === null ? [{ candidate, next: null }] : [];
-        const next = afterToken(vocabulary, state, candidate.token);
-        return next ? [{ candidate, next }] : [];
-      });
+      const allowed: Choice[] = [];
+      for (const candidate of candidates) {
+        const choice = choiceOf(candidate);
+        if (choice) allowed.push(choice);
+        if (greedy && choice) break;
+      }
       if (allowed.length > 0 || all) return allowed;
     }
+  };
+  const choiceOf = (candidate: Candidate): Choice | null => {
+    if (engine.isTokenEOG(candidate.token)) return state.position.complete && state.partial === null ? { candidate, next: null } : null;
+    const next = afterToken(vocabulary, state, candidate.token);
+    return next ? { candidate, next } : null;
   };
 
   if (keep < sequence.cached.length) {
@@ -116,7 +138,7 @@ export async function generateOnWllama(sequence: WllamaSequence, request: Genera
   else if (maxTokens > 0) {
     for (;;) {
       // Forced text first: evaluated with what is pending (the prompt's rest, or the token just written).
-      const span = state.partial ? null : jump?.next(acceptor, tokens, maxTokens - tokens.length);
+      const span = streamer.waiting ? null : jump?.next(acceptor, tokens, maxTokens - tokens.length);
       if (span) {
         forcedTokens += span.tokens.length;
         const ends = emit(span.tokens) || span.ends;
@@ -128,7 +150,7 @@ export async function generateOnWllama(sequence: WllamaSequence, request: Genera
           break;
         }
       } else await decode(pending);
-      const allowed = await choices();
+      const allowed = await choices((sampling.temperature ?? 0) <= 0);
       firstTokenAt ??= performance.now();
       const chosen = chooseToken(allowed.map((choice) => choice.candidate), sampling, () => random.next());
       const choice = allowed.find((entry) => entry.candidate === chosen);
@@ -149,6 +171,7 @@ export async function generateOnWllama(sequence: WllamaSequence, request: Genera
       pending = [choice.candidate.token];
     }
   }
+  streamer.end();
   const finished = performance.now();
   return {
     text: vocabulary.detokenize(tokens),

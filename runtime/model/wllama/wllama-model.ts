@@ -78,6 +78,8 @@ export async function loadBrowserModel(options: BrowserModelOptions): Promise<Br
   const wllama = new options.Wllama(options.wasm, { suppressNativeLog: true });
   try {
     await wllama.loadModel([blob], { n_ctx: contextSize, n_threads: threads, n_batch: batchSize });
+    // A greedy sampler without a grammar: its pick is the most likely token, which the grammar is asked about first.
+    await wllama.samplingInit({ temp: 0 });
   } catch (error) {
     await wllama.exit().catch(() => undefined);
     throw fail(error);
