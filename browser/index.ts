@@ -8,67 +8,10 @@
  * here.
  */
 
-// The agent loop
-export { runAgent } from "../runtime/loop/run-agent.js";
-export { spyFirstTurn, type FirstTurn } from "../runtime/loop/spy-first-turn.js";
-export type { StepField } from "../runtime/loop/step-text-stream.js";
-export { RUN_DEFAULTS, type RunAgentOptions } from "../runtime/loop/run-config.js";
-export { RUN_OPTIONS, SAMPLING_FIELDS } from "../runtime/loop/options/run-options.js";
-export type { FlagShape, OptionDeclaration } from "../runtime/loop/options/option-kinds.js";
-export { NATIVE_STRATEGY, type StepRequest, type TurnStrategy } from "../runtime/loop/turn-strategy.js";
-export { createAgentSession, type AgentSession, type AgentSessionOptions, type AskOptions } from "../runtime/loop/agent-session.js";
-export type { AnsweredRun, DroppedExchanges, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord, UnansweredRun } from "../runtime/loop/run-types.js";
-export type { Judgement, Verdict } from "../runtime/gate/judge.js";
-export { DEFAULT_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "../prompts/model-text.js";
-export { CODEC_NAMES, type CodecName } from "../runtime/codec/step-codec.js";
-export { CodecUnavailableError } from "../runtime/codec/choose-codec.js";
-/** Every sentence narrowgauge writes that the model reads (see prompts/model-text.ts). */
-export * as MODEL_TEXT from "../prompts/model-text.js";
-
-// Tools
-export { defineTool, type Tool, type ToolAnnotations, type ToolContext, type ToolDefinition } from "../runtime/tools/define-tool.js";
-export { ToolRegistry, type ExecuteOptions } from "../runtime/tools/tool-registry.js";
-export { ToolDefinitionError } from "../runtime/tools/tool-definition-error.js";
-export type { Observation, ToolFailureCode } from "../runtime/tools/tool-observation.js";
-export { chatModelFunctions } from "../runtime/history/documented-functions.js";
-export { modelFacingName } from "../runtime/tools/tool-names.js";
-
-// Models
-export type { GenerateRequest, GenerationStopReason, JumpForwardMode, ModelDescription, ModelPort, ModelSession, PortGeneration, ServerFailover } from "../runtime/model/model-port.js";
-export { ContextOverflowError } from "../runtime/model/context-overflow.js";
-export { GREEDY, type Sampling, type SamplingPreset } from "../runtime/model/sampling.js";
-export { SAMPLING_PRESETS } from "../runtime/model/sampling-presets.js";
-
-// One constrained generation, without the loop
-export { renderPrompt } from "../runtime/history/render-history.js";
-export {
-  AbortedOutputError,
-  InvalidUtf8OutputError,
-  OutputError,
-  SchemaViolationError,
-  TruncatedOutputError,
-  UnknownToolOutputError,
-  UnparseableOutputError,
-} from "../runtime/model/output-errors.js";
-
-// Step schema and grammar
-export { buildStepSchema, EmptyStepError, FINAL_ANSWER, stepParts, ToolNameError, type Step, type StepParts, type StepSchema, type StepSchemaOptions } from "../schemas/step-schema.js";
-export { compileGbnf, type GbnfCompileOptions } from "../schemas/gbnf-compiler.js";
-export { KEYWORD_DEFINITIONS, KEYWORD_SUPPORT, type KeywordDefinition, type KeywordSupport } from "../schemas/keyword-support.js";
-export { UnsupportedSchemaError } from "../schemas/unsupported-schema-error.js";
-export { NarrowgaugeError } from "../schemas/narrowgauge-error.js";
-
-// Guards: profiles, and writing your own
-export { PROFILES, type GuardProfile, type ProfileName } from "../guards/profiles.js";
-export { BUILT_IN_GUARDS } from "../guards/guard-list.js";
-export { defineGuard, type CallVerdict, type DecisionKind, type FinalVerdict, type Guard, type GuardDecision, type GuardStage, type ProposedCall, type Refusal, type View, type ViewOutcome } from "../guards/guard.js";
-export type { CallAttempt, CallCheck, RunState, ToolInfo, TurnCheck, TurnFacts } from "../guards/run-state.js";
-export { decisionEffect, describeDecision } from "../guards/describe-decision.js";
+export * from "../core.js";
 
 // Models in the page
 export { loadPageModel, type PageModelOptions } from "./load-page-model.js";
 export type { BrowserModelOptions, BrowserModelPort } from "../runtime/model/wllama/wllama-model.js";
-export { ModelLoadError } from "../runtime/model/llama/model-errors.js";
-export { GrammarRejectedError } from "../runtime/model/llama/llama-grammar-cache.js";
 export { UnsupportedVocabularyError } from "../runtime/model/vocab/vocab-data.js";
 export { renderTrace } from "../trace/render-trace.js";

@@ -22,7 +22,7 @@ function walk(directory: string): string[] {
   });
 }
 
-const sourceFiles = [...SOURCE_ROOMS.flatMap((room) => walk(join(ROOT, room))), join(ROOT, "index.ts"), join(ROOT, "testing.ts")].filter((path) => path.endsWith(".ts"));
+const sourceFiles = [...SOURCE_ROOMS.flatMap((room) => walk(join(ROOT, room))), join(ROOT, "index.ts"), join(ROOT, "core.ts"), join(ROOT, "testing.ts")].filter((path) => path.endsWith(".ts"));
 const rel = (path: string) => relative(ROOT, path);
 
 /** Every relative import of a file, `import type` and `export … from` included, resolved to a project file. */
@@ -86,7 +86,7 @@ const MAY_IMPORT: Array<[room: string, allowed: Array<string | RegExp>]> = [
   ["runtime/loop/", ["schemas/", "prompts/", "guards/", "runtime/"]],
   // The page's entry: the public API without what needs Node, the trace view; its demo page builds on it alone (and the demo's tools).
   ["browser/demo/", ["browser/index.ts", "browser/build/", "demos/weather-tools"]],
-  ["browser/", ["schemas/", "prompts/", "guards/", "runtime/", "trace/"]],
+  ["browser/", ["core.ts", "schemas/", "prompts/", "guards/", "runtime/", "trace/"]],
   // What a user copies from, written against the public API alone.
   ["demos/", ["index.ts", "testing.ts"]],
   // The product's own tools: the trace viewer, the probe (an evaluation over the demo's tools), the command line over both.
