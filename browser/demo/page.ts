@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { loadPageModel, ModelLoadError, NarrowgaugeError, renderTrace, runAgent, type BrowserModelPort, type RunEvent, type RunResult } from "../index.js";
+import * as narrowgauge from "../index.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 
 /**
@@ -76,6 +77,9 @@ async function run(): Promise<void> {
   running = null;
   [runButton.disabled, stopButton.disabled] = [false, true];
 }
+
+/** For the console and for scripts (the browser tests): narrowgauge/browser itself, the demo's tools and the loaded model. */
+Object.assign(window, { narrowgauge: { api: narrowgauge, tools: weatherTools, model: () => model } });
 
 runButton.addEventListener("click", () => void run().catch(showError));
 stopButton.addEventListener("click", () => running?.abort());

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -8,10 +9,12 @@ import { buildDemo } from "../../browser/demo/build-demo.js";
 import { serveStatic, type StaticServer } from "../../browser/demo/serve-static.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { runAgent } from "../../runtime/loop/run-agent.js";
+import { createAgentSession } from "../../runtime/loop/agent-session.js";
 import type { RunResult } from "../../runtime/loop/run-types.js";
 import { loadModel } from "../../runtime/model/llama/load-model.js";
 import { narrowgaugeCacheDir, tinyModelFile } from "../../runtime/model/tiny/tiny-model-file.js";
 import { hasChromium, launchChromium } from "../helpers/browser.js";
+import { ROOT } from "../helpers/cli.js";
 import { testLlama } from "../helpers/llama.js";
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", ".ci", "artifacts");
@@ -65,6 +68,31 @@ describe.skipIf(!hasChromium)("narrowgauge/browser: the weather demo page in a r
     return JSON.parse((await page.textContent("#run-result"))!) as RunResult;
   };
 
+  it("npm run browser:demo prints a loopback URL last, and the page there answers the demo task with 18 and 24", async () => {
+    const demo = spawn("npm", ["run", "browser:demo"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let stdout = "";
+    demo.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL printed: ${stdout}`)), 120_000);
+        demo.stdout.on("data", () => {
+          const found = /^http:\/\/127\.0\.0\.1:\d+\/$/m.exec(stdout);
+          if (found) (clearTimeout(timer), resolve(found[0]));
+        });
+        demo.on("exit", (code) => reject(new Error(`browser:demo exited (${code}): ${stdout}`)));
+      });
+      const page = await browser.newPage();
+      await page.goto(url);
+      await page.waitForFunction(() => (document.getElementById("run-result")?.textContent ?? "") !== "", null, { timeout: 120_000 });
+      const result = JSON.parse((await page.textContent("#run-result"))!) as RunResult;
+      expect(result.answer).toMatch(/18.*24/s);
+      expect(stdout.trimEnd().split("\n").at(-1)).toBe(url);
+      await page.close();
+    } finally {
+      process.kill(-demo.pid!, "SIGTERM");
+    }
+  }, 240_000);
+
   it("runs the demo on the trained default model: the answer holds Paris's 18 and New York's 24, and every guard decision, step and prompt is the Node run's", async () => {
     const page = await open("spy=1");
     const result = await resultOf(page);
@@ -100,6 +128,29 @@ describe.skipIf(!hasChromium)("narrowgauge/browser: the weather demo page in a r
     await page.screenshot({ path: join(ARTIFACTS, "browser-load-error.png"), fullPage: true });
     await page.close();
   }, 120_000);
+
+  it("holds a conversation and asks the gate's freshness question in the page as Node does (createAgentSession, requireTool: auto)", async () => {
+    const asks = [WEATHER_TASK, "And in Tokyo?"];
+    const page = await open("autorun=0");
+    await page.waitForFunction(() => document.getElementById("status")?.dataset.loaded === "true", null, { timeout: 60_000 });
+    const inPage = (await page.evaluate(async (tasks) => {
+      const { api, tools, model } = (window as unknown as { narrowgauge: { api: typeof import("../../browser/index.js"); tools: typeof weatherTools; model: () => import("../../browser/index.js").BrowserModelPort } }).narrowgauge;
+      const chat = api.createAgentSession({ model: model(), tools: [...tools], profile: "sub1b", maxTurns: 6, requireTool: "auto" });
+      const results = [];
+      for (const task of tasks) results.push(await chat.ask(task));
+      chat.close();
+      return results;
+    }, asks)) as RunResult[];
+    const model = await loadModel(DEMO_MODEL, { llama: await testLlama(), contextSize: 4096, sequences: 1 });
+    const chat = createAgentSession({ model, tools: [...weatherTools], profile: "sub1b", maxTurns: 6, requireTool: "auto" });
+    const inNode: RunResult[] = [];
+    for (const task of asks) inNode.push(await chat.ask(task));
+    chat.close();
+    await model.dispose();
+    expect(inPage.map((result) => result.judgements.length)).toEqual(inNode.map((result) => result.judgements.length));
+    expect(inPage.map((result) => ({ ...transcript(result), judgements: result.judgements.map((judgement) => judgement.value) }))).toEqual(inNode.map((result) => ({ ...transcript(result), judgements: result.judgements.map((judgement) => judgement.value) })));
+    await page.close();
+  }, 240_000);
 
   it.each([
     ["the built-in tiny model (seed 1)", () => tinyModelFile(1)],
