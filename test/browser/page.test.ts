@@ -96,12 +96,18 @@ describe.skipIf(!hasChromium)("narrowgauge/browser: the weather demo page in a r
   it("runs the demo on the trained default model: the answer holds Paris's 18 and New York's 24, and every guard decision, step and prompt is the Node run's", async () => {
     const page = await open("spy=1");
     const result = await resultOf(page);
-    await page.screenshot({ path: join(ARTIFACTS, "browser-demo.png"), fullPage: true });
     expect(result.status).toBe("answered");
     expect(result.answer).toMatch(/18.*24/s);
     expect(transcript(result)).toEqual(transcript(await nodeRun(DEMO_MODEL)));
+    // What streamed in as it was sampled is what the steps hold: each turn's thought, and the answer.
+    for (const turn of result.turns) expect(await page.textContent(`#turn-${turn.index}-thought`)).toBe(turn.step?.thought || null);
+    expect(await page.textContent(`#turn-${result.turns.length}-answer`)).toBe(result.answer);
     // The trace view shows the same run.
     expect(await page.frameLocator("#trace").locator("#answer").textContent()).toBe(result.answer);
+    await page.screenshot({ path: join(ARTIFACTS, "browser-demo.png"), fullPage: true });
+    // A full-page capture leaves the (sandboxed, so out-of-process) trace frame blank; the frame itself, once painted:
+    await page.waitForTimeout(500);
+    await page.locator("#trace").screenshot({ path: join(ARTIFACTS, "browser-demo-trace.png") });
     expect(outside).toEqual([]);
     await page.close();
   }, 240_000);
@@ -126,6 +132,11 @@ describe.skipIf(!hasChromium)("narrowgauge/browser: the weather demo page in a r
     expect(await page.textContent("#error")).toContain("broken.gguf");
     expect(await page.isDisabled("#run")).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, "browser-load-error.png"), fullPage: true });
+    // A good file picked next loads, and clears the error.
+    await page.setInputFiles("#model-file", await tinyModelFile(1));
+    await page.waitForFunction(() => !(document.getElementById("run") as HTMLButtonElement).disabled, null, { timeout: 60_000 });
+    expect(await page.locator("#error").isHidden()).toBe(true);
+    expect(await page.textContent("#status")).toContain("ChatML");
     await page.close();
   }, 120_000);
 
