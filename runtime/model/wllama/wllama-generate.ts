@@ -59,6 +59,17 @@ function afterToken(vocabulary: GgufVocabulary, state: ByteState, token: number)
  * The KV cache keeps the common prefix of the previous prompt.
  */
 export async function generateOnWllama(sequence: WllamaSequence, request: GenerateRequest): Promise<PortGeneration> {
+  try {
+    return await generate(sequence, request);
+  } catch (error) {
+    // wllama failed part-way (its KV cache full, the worker gone): what the cache holds is unknown, so the next prompt starts from nothing.
+    sequence.cached = [];
+    await sequence.engine.kvRemove(0, -1).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function generate(sequence: WllamaSequence, request: GenerateRequest): Promise<PortGeneration> {
   const { engine, vocabulary } = sequence;
   const { prompt, maxTokens, signal } = request;
   const sampling = request.sampling ?? {};

@@ -98,4 +98,17 @@ describe("generation on wllama, with a stand-in engine (what the page runs)", ()
     expect(greedy.text).toBe(viaCandidates.text);
     expect(calls.filter((call) => call === "sample").length).toBeGreaterThan(0);
   });
+
+  it("forgets the KV cache when wllama fails part-way, so the next prompt is evaluated whole", async () => {
+    const { engine, calls } = fakeEngine(vocabulary, 6);
+    let fail = false;
+    const held = sequence({ ...engine, decode: async (tokens, options) => (fail ? Promise.reject(new Error("kv_cache_full")) : engine.decode(tokens, options)) } as WllamaEngine);
+    await generateOnWllama(held, request([1, 5, 9]));
+    fail = true;
+    await expect(generateOnWllama(held, request([...held.cached, 7]))).rejects.toThrow("kv_cache_full");
+    expect(held.cached).toEqual([]);
+    expect(calls.at(-1)).toBe("kvRemove 0");
+    fail = false;
+    expect((await generateOnWllama(held, request([1, 5, 9, 7]))).prompt.evaluated).toBe(4);
+  });
 });
