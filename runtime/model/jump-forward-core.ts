@@ -9,10 +9,10 @@ export interface SpanVocabulary {
   extending(prefix: string): Iterable<string>;
 }
 
-/** The engine's grammar, asked about tokens the program chose: llama.cpp's grammar state, or the page's matcher. */
+/** The engine's grammar, handed tokens the program chose: llama.cpp's grammar state, or the page's matcher. */
 export interface SpanAcceptor {
-  canAccept(token: number): boolean;
-  accept(token: number): void;
+  /** Takes the token when the grammar allows it next; false (and nothing taken) when it does not. */
+  take(token: number): boolean;
 }
 
 /** Tokens the grammar forces next, already taken by the grammar. */
@@ -75,8 +75,7 @@ export class JumpForward {
     const chosen = tokens.slice(0, Math.min(whole ? tokens.length : tokens.length - 1, room));
     const taken: number[] = [];
     for (const token of chosen) {
-      if (!grammar.canAccept(token)) break;
-      grammar.accept(token);
+      if (!grammar.take(token)) break;
       taken.push(token);
     }
     if (taken.length === 0) return null;

@@ -38,7 +38,8 @@ export class JumpForward {
 
   /** The forced span from here as at most `room` tokens, taken by `state` (each checked by llama.cpp's grammar first); null when nothing is forced. */
   next(state: LlamaGrammarEvaluationState, before: readonly Token[], room: number): (ForcedSpan & { tokens: Token[] }) | null {
-    const span = this.core.next({ canAccept: (token) => this.access.canAccept(state, token as Token), accept: (token) => this.access.accept(state, token as Token) }, before, room);
+    const take = (token: number) => this.access.canAccept(state, token as Token) && (this.access.accept(state, token as Token), true);
+    const span = this.core.next({ take }, before, room);
     return span as (ForcedSpan & { tokens: Token[] }) | null;
   }
 }

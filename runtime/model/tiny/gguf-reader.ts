@@ -109,28 +109,26 @@ export function readGgufMetadata(bytes: Uint8Array): GgufFile["metadata"] {
   return readHeader(new ByteSource(bytes)).metadata;
 }
 
+/** Each tensor's name, shape, ggml type id and data offset, as the header lists them. */
+function readTensorInfos(source: ByteSource, count: number): Array<{ name: string; dims: number[]; typeId: number; offset: number }> {
+  return Array.from({ length: count }, () => {
+    const name = source.string();
+    const dims = Array.from({ length: source.u32() }, () => source.u64());
+    return { name, dims, typeId: source.u32(), offset: source.u64() };
+  });
+}
+
 /** A GGUF's metadata and each tensor's name and shape, whatever their types (no tensor data is read). */
 export function readGgufLayout(bytes: Uint8Array): { metadata: GgufFile["metadata"]; tensors: Array<{ name: string; dims: number[] }> } {
   const source = new ByteSource(bytes);
   const { tensorCount, metadata } = readHeader(source);
-  const tensors = Array.from({ length: tensorCount }, () => {
-    const name = source.string();
-    const dims = Array.from({ length: source.u32() }, () => source.u64());
-    source.u32();
-    source.u64();
-    return { name, dims };
-  });
-  return { metadata, tensors };
+  return { metadata, tensors: readTensorInfos(source, tensorCount).map(({ name, dims }) => ({ name, dims })) };
 }
 
 export function readGguf(bytes: Uint8Array): GgufFile {
   const source = new ByteSource(bytes);
   const { tensorCount, metadata, alignment } = readHeader(source);
-  const infos = Array.from({ length: tensorCount }, () => {
-    const name = source.string();
-    const dims = Array.from({ length: source.u32() }, () => source.u64());
-    const typeId = source.u32();
-    const offset = source.u64();
+  const infos = readTensorInfos(source, tensorCount).map(({ name, dims, typeId, offset }) => {
     const type = TENSOR_TYPES[typeId];
     if (!type) throw new RangeError(`tensor ${name}: ggml type ${typeId} is not read (F32 and F16 only)`);
     return { name, dims, offset, ...type };

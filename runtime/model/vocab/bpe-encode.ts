@@ -1,3 +1,4 @@
+import { mergePieces } from "./merge-pieces.js";
 import { UnsupportedVocabularyError, type VocabData } from "./vocab-data.js";
 
 const CONTRACTIONS = "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])";
@@ -30,56 +31,16 @@ export function byteLevelBytes(text: string): number[] {
   return out;
 }
 
-interface Symbol {
-  start: number;
-  length: number;
-  prev: number;
-  next: number;
-}
-
-/** One word's merges: the adjacent pair of lowest merge rank first (the leftmost among equals), as llm_tokenizer_bpe_session does. */
+/** One word's merges by rank (llm_tokenizer_bpe_session); a piece that is not a token is written as its characters' tokens. */
 function mergeWord(vocab: VocabData, word: string, output: number[]): void {
-  const chars = Array.from(word);
-  let offset = 0;
-  const symbols: Symbol[] = chars.map((char, index) => {
-    const symbol = { start: offset, length: char.length, prev: index - 1, next: index + 1 < chars.length ? index + 1 : -1 };
-    offset += char.length;
-    return symbol;
-  });
-  const text = (symbol: Symbol) => word.substr(symbol.start, symbol.length);
-  type Bigram = { left: number; right: number; rank: number; text: string };
-  const queue: Bigram[] = [];
-  const add = (left: number, right: number) => {
-    if (left === -1 || right === -1) return;
-    const rank = vocab.mergeRank.get(`${text(symbols[left]!)} ${text(symbols[right]!)}`);
-    if (rank !== undefined) queue.push({ left, right, rank, text: text(symbols[left]!) + text(symbols[right]!) });
-  };
-  for (let index = 1; index < symbols.length; index++) add(index - 1, index);
-  while (queue.length > 0) {
-    let best = 0;
-    for (let index = 1; index < queue.length; index++) {
-      const candidate = queue[index]!;
-      if (candidate.rank < queue[best]!.rank || (candidate.rank === queue[best]!.rank && candidate.left < queue[best]!.left)) best = index;
-    }
-    const bigram = queue.splice(best, 1)[0]!;
-    const left = symbols[bigram.left]!;
-    const right = symbols[bigram.right]!;
-    if (left.length === 0 || right.length === 0 || text(left) + text(right) !== bigram.text) continue;
-    left.length += right.length;
-    right.length = 0;
-    left.next = right.next;
-    if (right.next >= 0) symbols[right.next]!.prev = bigram.left;
-    add(left.prev, bigram.left);
-    add(bigram.left, left.next);
-  }
-  for (let index = symbols.length > 0 ? 0 : -1; index !== -1; index = symbols[index]!.next) {
-    const piece = text(symbols[index]!);
+  for (const piece of mergePieces(word, (left, right) => vocab.mergeRank.get(`${left} ${right}`))) {
     const id = vocab.idOf.get(piece);
     if (id !== undefined) output.push(id);
-    else for (const char of piece) {
-      const single = vocab.idOf.get(char);
-      if (single !== undefined) output.push(single);
-    }
+    else
+      for (const char of piece) {
+        const single = vocab.idOf.get(char);
+        if (single !== undefined) output.push(single);
+      }
   }
 }
 

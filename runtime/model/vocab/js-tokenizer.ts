@@ -31,7 +31,8 @@ const leadingSpaces = (text: string) => text.length - text.replace(/^ +/, "").le
  */
 export function jsTokenizer(vocab: VocabData): JsTokenizer {
   const raw = (text: string, special: boolean) => rawTokenize(vocab, text, special);
-  const nl = vocab.type === "spm" ? vocab.nl : (raw("\n", false)[0] ?? null);
+  // llama.cpp's newline token: the byte token for SentencePiece, the first token of "\n" for BPE.
+  const nl = vocab.type === "spm" ? (vocab.idOf.get("<0x0A>") ?? null) : (raw("\n", false)[0] ?? null);
   const tokens: VocabTokens = { bos: vocab.bos, eos: vocab.eos, eot: vocab.eot, nl, bosString: vocab.bos === null ? null : vocab.texts[vocab.bos]! };
   const stringOf = (id: number | null) => (id === null ? null : (vocab.texts[id] ?? null));
 

@@ -29,7 +29,6 @@ export interface VocabData {
   readonly eos: number | null;
   readonly eot: number | null;
   readonly unk: number | null;
-  readonly nl: number | null;
   readonly addSpacePrefix: boolean;
   /** End-of-generation tokens, as llama.cpp marks them. */
   readonly eog: ReadonlySet<number>;
@@ -95,8 +94,8 @@ export function vocabData(entries: ReadonlyArray<readonly [string, GgufValue]>):
   const eos = idOrNull(scalarOf(metadata, "tokenizer.ggml.eos_token_id") ?? (spm ? 2 : null), size);
   const eot = idOrNull(scalarOf(metadata, "tokenizer.ggml.eot_token_id"), size) ?? EOT_TEXTS.map((text) => idOf.get(text)).find((id) => id !== undefined) ?? null;
   const unk = idOrNull(scalarOf(metadata, "tokenizer.ggml.unknown_token_id") ?? (spm ? 0 : null), size);
-  const nl = spm ? (idOf.get("<0x0A>") ?? null) : (idOf.get("\u010A") ?? null);
   const addPrefix = scalarOf(metadata, "tokenizer.ggml.add_space_prefix");
+  const pre = scalarOf(metadata, "tokenizer.ggml.pre");
   const eog = new Set<number>([eos, eot].filter((id): id is number => id !== null));
   texts.forEach((text, id) => {
     if (EOG_TEXTS.has(text) || FIM_EOG_TEXTS.includes(text) || text === "<|eom_id|>") eog.add(id);
@@ -105,7 +104,7 @@ export function vocabData(entries: ReadonlyArray<readonly [string, GgufValue]>):
   return {
     unwritable,
     type,
-    pre: typeof scalarOf(metadata, "tokenizer.ggml.pre") === "string" ? (scalarOf(metadata, "tokenizer.ggml.pre") as string) : null,
+    pre: typeof pre === "string" ? pre : null,
     texts,
     attrs,
     scores,
@@ -116,7 +115,6 @@ export function vocabData(entries: ReadonlyArray<readonly [string, GgufValue]>):
     eos,
     eot,
     unk,
-    nl,
     addSpacePrefix: spm ? addPrefix !== false : false,
     eog,
   };

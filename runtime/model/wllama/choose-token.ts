@@ -13,7 +13,7 @@ export interface Candidate {
  * the temperature from those top-k, top-p and min-p keep, with the given
  * uniform draw in [0, 1).
  */
-export function chooseToken(allowed: readonly Candidate[], sampling: Sampling, draw: () => number): Candidate | null {
+export function chooseToken<T extends Candidate>(allowed: readonly T[], sampling: Sampling, draw: () => number): T | null {
   if (allowed.length === 0) return null;
   const temperature = sampling.temperature ?? 0;
   if (temperature <= 0) return allowed[0]!;

@@ -14,16 +14,8 @@ export function spanVocabulary(vocabulary: GgufVocabulary): SpanVocabulary {
   let span = built.get(vocabulary);
   if (!span) {
     let index: SortedTexts | undefined;
-    const texts = () => {
-      const { data } = vocabulary;
-      const out: string[] = [];
-      data.texts.forEach((_, id) => {
-        if (data.unwritable.has(id) || data.eog.has(id)) return;
-        const text = vocabulary.detokenize([id], false);
-        if (text && !text.includes("\uFFFD")) out.push(text);
-      });
-      return new SortedTexts(out);
-    };
+    const { data } = vocabulary;
+    const texts = () => SortedTexts.ofTokens(data.texts.length, (id) => data.unwritable.has(id) || data.eog.has(id), (id) => vocabulary.detokenize([id], false));
     span = {
       tokenize: (text, special, options) => vocabulary.tokenizer(text, special, options),
       detokenize: (tokens, special, lastTokens) => vocabulary.detokenize(tokens, special, lastTokens),

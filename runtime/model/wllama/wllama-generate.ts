@@ -24,8 +24,7 @@ export interface WllamaSequence {
   cached: number[];
 }
 
-interface Choice {
-  readonly candidate: Candidate;
+interface Choice extends Candidate {
   /** The grammar after the token; null for an end-of-generation token. */
   readonly next: ByteState | null;
 }
@@ -104,8 +103,11 @@ async function generate(sequence: WllamaSequence, request: GenerateRequest): Pro
     return false;
   };
   const acceptor: SpanAcceptor = {
-    canAccept: (token) => afterToken(vocabulary, state, token) !== null,
-    accept: (token) => void (state = afterToken(vocabulary, state, token) ?? state),
+    take: (token) => {
+      const next = afterToken(vocabulary, state, token);
+      if (next) state = next;
+      return next !== null;
+    },
   };
   /**
    * The candidates the grammar allows here, most likely first. Under greedy
@@ -131,9 +133,9 @@ async function generate(sequence: WllamaSequence, request: GenerateRequest): Pro
     }
   };
   const choiceOf = (candidate: Candidate): Choice | null => {
-    if (engine.isTokenEOG(candidate.token)) return state.position.complete && state.partial === null ? { candidate, next: null } : null;
+    if (engine.isTokenEOG(candidate.token)) return state.position.complete && state.partial === null ? { ...candidate, next: null } : null;
     const next = afterToken(vocabulary, state, candidate.token);
-    return next ? { candidate, next } : null;
+    return next ? { ...candidate, next } : null;
   };
 
   if (keep < sequence.cached.length) {
@@ -163,14 +165,13 @@ async function generate(sequence: WllamaSequence, request: GenerateRequest): Pro
       } else await decode(pending);
       const allowed = await choices((sampling.temperature ?? 0) <= 0);
       firstTokenAt ??= performance.now();
-      const chosen = chooseToken(allowed.map((choice) => choice.candidate), sampling, () => random.next());
-      const choice = allowed.find((entry) => entry.candidate === chosen);
+      const choice = chooseToken(allowed, sampling, () => random.next());
       if (!choice?.next) {
         stopReason = "end-of-generation";
         break;
       }
       state = choice.next;
-      if (emit([choice.candidate.token])) {
+      if (emit([choice.token])) {
         stopReason = "grammar-complete";
         break;
       }
@@ -179,7 +180,7 @@ async function generate(sequence: WllamaSequence, request: GenerateRequest): Pro
         break;
       }
       if (tokens.length >= maxTokens) break;
-      pending = [choice.candidate.token];
+      pending = [choice.token];
     }
   }
   streamer.end();
