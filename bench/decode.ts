@@ -25,15 +25,15 @@ export function jsonClosed(): (piece: string) => boolean {
 export async function decode(
   opened: OpenedModel,
   prompt: Token[],
-  options: { grammar?: LlamaGrammar; max: number; temperature: number; seed: number; stop?: (piece: string) => boolean; jumpForward?: JumpForwardMode },
+  options: { grammar?: LlamaGrammar; max: number; temperature: number; seed: number; stop?: (piece: string) => boolean; jumpForward?: JumpForwardMode; steer?: boolean },
 ): Promise<Decoded> {
   const stop = options.stop ?? (options.grammar ? jsonClosed() : () => false);
-  const { grammar, jumpForward } = options;
+  const { grammar, jumpForward, steer } = options;
   return onFreshSequence(opened, prompt, async (sequence) => {
     const started = performance.now();
     if (grammar && jumpForward) {
-      // Through the loop's own generation (jump-forward in the given mode; it stops where the JSON closes).
-      const generation = await generateUnderGrammar(sequence, { prompt, grammar, maxTokens: options.max, sampling: { temperature: options.temperature, seed: options.seed }, jumpForward });
+      // Through the loop's own generation (jump-forward in the given mode, steered unless told not; it stops where the JSON closes).
+      const generation = await generateUnderGrammar(sequence, { prompt, grammar, maxTokens: options.max, sampling: { temperature: options.temperature, seed: options.seed }, jumpForward, steer });
       return { tokens: generation.tokens, text: generation.text, ms: performance.now() - started };
     }
     const tokens: Token[] = [];

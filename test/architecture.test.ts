@@ -68,7 +68,7 @@ const MAY_IMPORT: Array<[room: string, allowed: Array<string | RegExp>]> = [
   ["schemas/", []],
   ["guards/", ["schemas/", "prompts/"]],
   // A backend uses the model room's shared files (no folder of its own) and, for the llama backend, the built-in model.
-  ["runtime/model/llama/", ["schemas/", /^runtime\/model\/[^/]+$/, "runtime/model/tiny/"]],
+  ["runtime/model/llama/", ["schemas/", /^runtime\/model\/[^/]+$/, "runtime/model/tiny/", "runtime/model/vocab/"]],
   // The served backend renders and tokenizes with node-llama-cpp, so it builds on the llama backend.
   ["runtime/model/remote/", ["schemas/", /^runtime\/model\/[^/]+$/, "runtime/model/tiny/", "runtime/model/llama/"]],
   ["runtime/model/scripted/", ["schemas/", /^runtime\/model\/[^/]+$/]],

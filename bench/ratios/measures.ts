@@ -18,21 +18,26 @@ export function taskPrompt(opened: OpenedModel): Token[] {
 
 /**
  * ms/token under the step grammar (sampled as a run samples it: jump-forward
- * batched) ÷ unconstrained, greedy and at temperature 1, same prompt and
- * seeds; and the same with jump-forward off (every token sampled).
+ * batched, the sampler steered where the grammar allows few tokens) ÷
+ * unconstrained, greedy and at temperature 1, same prompt and seeds; and at
+ * temperature 1 without steering, and with every token sampled (jump-forward
+ * off, not steered: the plain grammar).
  */
-export async function constrainedOverUnconstrained(opened: OpenedModel): Promise<{ greedy: number; sampled: number; constrainedMs: number; unconstrainedMs: number; sampledWithoutJump: number }> {
+export async function constrainedOverUnconstrained(
+  opened: OpenedModel,
+): Promise<{ greedy: number; sampled: number; constrainedMs: number; unconstrainedMs: number; sampledWithoutSteer: number; sampledPlain: number }> {
   const grammar = await opened.llama.createGrammar({ grammar: compileGbnf(STEP_SCHEMA) });
   const prompt = taskPrompt(opened);
-  const runs = async (mode: "batched" | "off" | null, temperature: number) => {
+  const runs = async (mode: "batched" | "off" | null, temperature: number, steer = true) => {
     const out: Decoded[] = [];
-    for (const seed of temperature === 0 ? [0] : SEEDS) out.push(await decode(opened, prompt, { grammar: mode ? grammar : undefined, max: 160, temperature, seed, jumpForward: mode ?? undefined }));
+    for (const seed of temperature === 0 ? [0] : SEEDS) out.push(await decode(opened, prompt, { grammar: mode ? grammar : undefined, max: 160, temperature, seed, jumpForward: mode ?? undefined, steer }));
     return out;
   };
   const greedy = [msPerToken(await runs("batched", 0)), msPerToken(await runs(null, 0))] as const;
   const sampled = [msPerToken(await runs("batched", 1)), msPerToken(await runs(null, 1))] as const;
-  const withoutJump = msPerToken(await runs("off", 1));
-  return { greedy: greedy[0] / greedy[1], sampled: sampled[0] / sampled[1], constrainedMs: sampled[0], unconstrainedMs: sampled[1], sampledWithoutJump: withoutJump / sampled[1] };
+  const withoutSteer = msPerToken(await runs("batched", 1, false));
+  const plain = msPerToken(await runs("off", 1, false));
+  return { greedy: greedy[0] / greedy[1], sampled: sampled[0] / sampled[1], constrainedMs: sampled[0], unconstrainedMs: sampled[1], sampledWithoutSteer: withoutSteer / sampled[1], sampledPlain: plain / sampled[1] };
 }
 
 /** Skeleton tokens per step (all but the thought and answer text): ours ÷ node-llama-cpp's JSON-schema grammar for the same schema. */

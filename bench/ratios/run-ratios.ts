@@ -43,7 +43,7 @@ for (const [name, source] of Object.entries(MODELS)) {
   step(`constrained vs unconstrained on ${name}…`);
   const opened = await openModel({ source, sequences: 1 });
   const ratio = await constrainedOverUnconstrained(opened);
-  set(`constrainedOverUnconstrained.${name}`, ratio.sampled, `temperature 1, jump-forward batched: ${ratio.constrainedMs.toFixed(2)} vs ${ratio.unconstrainedMs.toFixed(2)} ms/token; greedy ratio ${ratio.greedy.toFixed(2)}; every token sampled (jump-forward off): ${ratio.sampledWithoutJump.toFixed(2)}`);
+  set(`constrainedOverUnconstrained.${name}`, ratio.sampled, `temperature 1, jump-forward batched and steered: ${ratio.constrainedMs.toFixed(2)} vs ${ratio.unconstrainedMs.toFixed(2)} ms/token; greedy ratio ${ratio.greedy.toFixed(2)}; not steered: ${ratio.sampledWithoutSteer.toFixed(2)}; every token sampled, not steered: ${ratio.sampledPlain.toFixed(2)}`);
   const rejections = await rejectionProfile(opened);
   const share = (part: { tokens: number; rejected: number }) => part.rejected / Math.max(1, part.tokens);
   set(`rejectedShare.${name}.skeleton`, share(rejections.skeleton), `greedy: the grammar rejected the model's own choice at ${rejections.skeleton.rejected} of ${rejections.skeleton.tokens} skeleton positions`);

@@ -22,6 +22,8 @@ export interface GrammarPosition {
   advanceCode(code: number): GrammarPosition | null;
   /** Whether the next character may be some code point in [from, to] (a UTF-8 character begun but not finished). */
   allowsSomeIn(from: number, to: number): boolean;
+  /** Whether at most `limit` code points may come next (counted by class; a negated class counts as many). */
+  admitsAtMost(limit: number): boolean;
 }
 
 type Stack = readonly number[];
@@ -138,6 +140,21 @@ class Position implements GrammarPosition {
       const top = stack.at(-1);
       return top !== undefined && overlaps(this.matcher.element(top), from, to);
     });
+  }
+
+  admitsAtMost(limit: number): boolean {
+    const seen = new Set<number>();
+    let count = 0;
+    for (const stack of this.stacks) {
+      const top = stack.at(-1);
+      if (top === undefined || seen.has(top)) continue;
+      seen.add(top);
+      const element = this.matcher.element(top);
+      if (element.negated) return false;
+      for (let i = 0; i < element.ranges.length; i += 2) count += element.ranges[i + 1]! - element.ranges[i]! + 1;
+      if (count > limit) return false;
+    }
+    return true;
   }
 
   advanceCode(code: number): GrammarPosition | null {

@@ -1,6 +1,8 @@
 import type { LlamaContextSequence, LlamaGrammar, Token } from "node-llama-cpp";
 import { nodeLlamaCpp } from "./node-llama-cpp.js";
-import { controlTokenBan } from "./control-token-ban.js";
+import { steerBias } from "./steer-bias.js";
+import { grammarPieces } from "./grammar-pieces.js";
+import { AllowedTokens } from "../allowed-tokens.js";
 import type { GenerationStopReason, JumpForwardMode } from "../model-port.js";
 import { StepEndTracker, type StepEnd } from "../step-end.js";
 import type { Sampling } from "../sampling.js";
@@ -22,6 +24,8 @@ export interface GenerateOptions {
   onText?: (piece: string) => void;
   /** How text the grammar forces is written (see JumpForwardMode); default "batched". */
   jumpForward?: JumpForwardMode;
+  /** Whether the sampler is steered towards the tokens the grammar allows where they are few (see AllowedTokens); default true. For measuring. */
+  steer?: boolean;
 }
 
 export interface Generation {
@@ -100,6 +104,8 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
     options.onText?.(piece);
   });
   const state = new LlamaGrammarEvaluationState({ model, grammar });
+  const pieces = options.steer === false ? null : grammarPieces(model);
+  const allowed = pieces && AllowedTokens.create(pieces, grammar.grammar);
   let stopReason: GenerationStopReason = "end-of-generation";
   let firstTokenAt: number | undefined;
   let forcedTokens = 0;
@@ -110,6 +116,7 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
     for (const token of added) {
       const piece = model.detokenize([token], false, tokens.slice(-8));
       tokens.push(token);
+      allowed?.take(token);
       streamed.push(token);
       if (tracker.push(piece) >= 0) return true;
     }
@@ -162,7 +169,8 @@ export async function generateUnderGrammar(sequence: LlamaContextSequence, optio
       topP: sampling.topP,
       minP: sampling.minP,
       grammarEvaluationState: state,
-      tokenBias: controlTokenBan(model, TokenBias),
+      // Resolved again for every sampled token, after the tokens before it were taken.
+      tokenBias: () => steerBias(model, TokenBias, allowed?.next() ?? null),
     });
     let next = await iterator?.next();
     while (iterator && next && !next.done) {

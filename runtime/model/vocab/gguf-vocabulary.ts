@@ -17,6 +17,23 @@ export function nestedMetadata(entries: ReadonlyArray<readonly [string, GgufValu
   return root;
 }
 
+/** The other way (node-llama-cpp's nested GgufFileInfo.metadata → GGUF keys), for the values a vocabulary reads: strings, numbers, booleans and their arrays. */
+export function flatMetadata(nested: Record<string, unknown>, prefix = ""): Array<[string, GgufValue]> {
+  const out: Array<[string, GgufValue]> = [];
+  for (const [part, value] of Object.entries(nested)) {
+    const key = prefix + part;
+    if (Array.isArray(value)) {
+      if (value.every((item) => typeof item === "string")) out.push([key, { type: "array", itemType: "string", values: value }]);
+      else if (value.every((item) => typeof item === "number")) out.push([key, { type: "array", itemType: "float32", values: value }]);
+    } else if (typeof value === "string") out.push([key, { type: "string", value }]);
+    else if (typeof value === "number") out.push([key, { type: "float32", value }]);
+    else if (typeof value === "bigint") out.push([key, { type: "float32", value: Number(value) }]);
+    else if (typeof value === "boolean") out.push([key, { type: "bool", value }]);
+    else if (typeof value === "object" && value !== null) out.push(...flatMetadata(value as Record<string, unknown>, `${key}.`));
+  }
+  return out;
+}
+
 /**
  * A model's vocabulary without node-llama-cpp's native addon: what the
  * model port (pooledModelPort) and node-llama-cpp's chat-wrapper resolution

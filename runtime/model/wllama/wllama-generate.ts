@@ -8,7 +8,7 @@ import { SeededRandom } from "../tiny/seeded-random.js";
 import { tokenBytes } from "../vocab/detokenize.js";
 import type { GgufVocabulary } from "../vocab/gguf-vocabulary.js";
 import { chooseToken, type Candidate } from "./choose-token.js";
-import { advanceBytes, type ByteState } from "./grammar-bytes.js";
+import { advanceBytes, type ByteState } from "../grammar-bytes.js";
 import { spanVocabulary } from "./span-vocabulary.js";
 import { TextStreamer } from "../text-streamer.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { grammarStart } from "../../../../schemas/gbnf-match/gbnf-matcher.js";
-import { advanceBytes, type ByteState } from "../../../../runtime/model/wllama/grammar-bytes.js";
+import { grammarStart } from "../../../schemas/gbnf-match/gbnf-matcher.js";
+import { advanceBytes, type ByteState } from "../../../runtime/model/grammar-bytes.js";
 
 const start = (gbnf: string): ByteState => ({ position: grammarStart(gbnf), partial: null });
 const feed = (state: ByteState | null, ...tokens: number[][]) => tokens.reduce<ByteState | null>((at, bytes) => (at ? advanceBytes(at, bytes) : null), state);
