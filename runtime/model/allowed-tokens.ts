@@ -23,9 +23,6 @@ const LIMITS: ListingLimits = { tokens: 4096, steps: 20_000 };
  * read.
  */
 export class AllowedTokens {
-  /** The last listing and the state it was for (the sampler may ask twice for one token). */
-  private last: { state: ByteState; tokens: readonly number[] | null } | null = null;
-
   private constructor(
     private readonly index: PieceIndex,
     private state: ByteState | null,
@@ -53,7 +50,6 @@ export class AllowedTokens {
   next(): readonly number[] | null {
     const state = this.state;
     if (!state || state.partial || state.position.complete || !state.position.admitsAtMost(NARROW)) return null;
-    if (this.last?.state !== state) this.last = { state, tokens: this.index.allowed(state, LIMITS) };
-    return this.last.tokens;
+    return this.index.allowed(state, LIMITS);
   }
 }

@@ -19,6 +19,12 @@ export function controlTokenIds(model: LlamaModel): readonly number[] | null {
   return idCache.get(model) ?? null;
 }
 
+/** Whether generated text never holds a token: a control, unknown or unused one, or one that ends generation (what the vocabulary indexes leave out). */
+export function neverWritten(model: LlamaModel): (id: number) => boolean {
+  const control = new Set(controlTokenIds(model) ?? []);
+  return (id) => control.has(id) || model.isEogToken(id as never);
+}
+
 /**
  * A token bias that makes control tokens unsampleable. llama.cpp's grammar
  * checks a control token by its text ("<s>" is three characters a string may

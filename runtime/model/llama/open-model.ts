@@ -157,7 +157,7 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
     const contextSize = options.contextSize ?? { min: Math.min(MIN_DEFAULT_CONTEXT, cap), max: cap };
     const flashAttention = options.flashAttention ?? defaultFlashAttention(llama);
     const context = await model.createContext({ contextSize, threads, sequences, flashAttention });
-    // Built once per model, here rather than in the first turn (about 0.7 s together at a 151k-token vocabulary).
+    // Built once per model, here rather than in the first turn (0.7–1.5 s together at a 151k-token vocabulary).
     vocabularyIndex(model);
     grammarPieces(model);
     const promptCache = options.promptCache ? await PromptCache.open(options.promptCache, { file, contextSize: context.contextSize, flashAttention: context.flashAttention === true }) : null;

@@ -16,24 +16,12 @@ import { controlTokenBan, controlTokenIds } from "./control-token-ban.js";
  */
 export const STEER_LOGIT = 64;
 
-const steered = new WeakMap<readonly number[], TokenBias>();
-const none = new WeakMap<LlamaModel, TokenBias>();
-
 /** The token bias for one sampled token: control tokens banned, and `allowed` (when listed) steered towards. */
 export function steerBias(model: LlamaModel, Bias: typeof TokenBias, allowed: readonly number[] | null): TokenBias {
-  if (!allowed || allowed.length === 0) {
-    const ban = controlTokenBan(model, Bias);
-    if (ban) return ban;
-    if (!none.has(model)) none.set(model, new Bias(model.tokenizer));
-    return none.get(model)!;
-  }
-  let bias = steered.get(allowed);
-  if (!bias) {
-    bias = new Bias(model.tokenizer);
-    const banned = controlTokenIds(model);
-    if (banned && banned.length > 0) bias.set(banned as Token[], "never");
-    bias.set(allowed as Token[], { logit: STEER_LOGIT });
-    steered.set(allowed, bias);
-  }
-  return bias;
+  // node-llama-cpp reads the function's result as a TokenBias: an empty one where there is nothing to ban.
+  if (!allowed || allowed.length === 0) return controlTokenBan(model, Bias) ?? new Bias(model.tokenizer);
+  const bias = new Bias(model.tokenizer);
+  const banned = controlTokenIds(model);
+  if (banned && banned.length > 0) bias.set(banned as Token[], "never");
+  return bias.set(allowed as Token[], { logit: STEER_LOGIT });
 }
