@@ -1,5 +1,4 @@
-import { grammarStart } from "../../schemas/gbnf-match/gbnf-matcher.js";
-import { GbnfSyntaxError } from "../../schemas/gbnf-match/parse-gbnf.js";
+import { readableGrammarStart } from "../../schemas/gbnf-match/gbnf-matcher.js";
 import { advanceBytes, type ByteState } from "./grammar-bytes.js";
 import type { ListingLimits, PieceIndex } from "./piece-index.js";
 
@@ -29,12 +28,8 @@ export class AllowedTokens {
   ) {}
 
   static create(index: PieceIndex, gbnf: string): AllowedTokens | null {
-    try {
-      return new AllowedTokens(index, { position: grammarStart(gbnf), partial: null });
-    } catch (error) {
-      if (error instanceof GbnfSyntaxError) return null;
-      throw error;
-    }
+    const position = readableGrammarStart(gbnf);
+    return position && new AllowedTokens(index, { position, partial: null });
   }
 
   /** Moves over a token written to the output (sampled or forced). */

@@ -1,5 +1,4 @@
-import { grammarStart, type GrammarPosition } from "../../schemas/gbnf-match/gbnf-matcher.js";
-import { GbnfSyntaxError } from "../../schemas/gbnf-match/parse-gbnf.js";
+import { readableGrammarStart, type GrammarPosition } from "../../schemas/gbnf-match/gbnf-matcher.js";
 
 /** What jump-forward reads of a model's vocabulary (node-llama-cpp's LlamaModel, or the JavaScript tokenizer's). */
 export interface SpanVocabulary {
@@ -50,12 +49,8 @@ export class JumpForward {
 
   /** Null when the matcher cannot read the grammar. */
   static create(vocabulary: SpanVocabulary, gbnf: string): JumpForward | null {
-    try {
-      return new JumpForward(vocabulary, grammarStart(gbnf));
-    } catch (error) {
-      if (error instanceof GbnfSyntaxError) return null;
-      throw error;
-    }
+    const position = readableGrammarStart(gbnf);
+    return position && new JumpForward(vocabulary, position);
   }
 
   /** Moves the matcher over the output's next whole characters (sampled or forced, in order). */

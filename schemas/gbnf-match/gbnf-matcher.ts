@@ -1,4 +1,4 @@
-import { parseGbnf, type CharElement, type ParsedGbnf } from "./parse-gbnf.js";
+import { GbnfSyntaxError, parseGbnf, type CharElement, type ParsedGbnf } from "./parse-gbnf.js";
 import { BoundedCache } from "../bounded-cache.js";
 
 /**
@@ -194,4 +194,14 @@ export function grammarStart(gbnf: string): GrammarPosition {
     matchers.set(gbnf, matcher);
   }
   return new Position(matcher, matcher.start());
+}
+
+/** The grammar's start position, or null for a grammar the matcher cannot read (a GbnfSyntaxError; callers then do without it). */
+export function readableGrammarStart(gbnf: string): GrammarPosition | null {
+  try {
+    return grammarStart(gbnf);
+  } catch (error) {
+    if (error instanceof GbnfSyntaxError) return null;
+    throw error;
+  }
 }
