@@ -31,12 +31,12 @@ export { chatModelFunctions } from "./runtime/history/documented-functions.js";
 export { modelFacingName } from "./runtime/tools/tool-names.js";
 
 // Models
-export { ModelFileNotFoundError, ModelLoadError } from "./runtime/model/llama/model-errors.js";
-export { GrammarRejectedError } from "./runtime/model/llama/llama-grammar-cache.js";
-export type { GenerateRequest, GenerationStopReason, JumpForwardMode, ModelDescription, ModelPort, ModelSession, PortGeneration, ServerFailover } from "./runtime/model/model-port.js";
-export { ContextOverflowError } from "./runtime/model/context-overflow.js";
-export { GREEDY, type Sampling, type SamplingPreset } from "./runtime/model/sampling.js";
-export { SAMPLING_PRESETS } from "./runtime/model/sampling-presets.js";
+export { ModelFileNotFoundError, ModelLoadError } from "./runtime/engine/model-errors.js";
+export { GrammarRejectedError } from "./runtime/engine/model-errors.js";
+export type { GenerateRequest, GenerationStopReason, JumpForwardMode, ModelDescription, ModelPort, ModelSession, PortGeneration, ServerFailover } from "./runtime/engine/model-port.js";
+export { ContextOverflowError } from "./runtime/engine/context-overflow.js";
+export { GREEDY, type Sampling, type SamplingPreset } from "./runtime/engine/sampling.js";
+export { SAMPLING_PRESETS } from "./runtime/engine/sampling-presets.js";
 
 // Rendering a prompt, and what a generation can go wrong with
 export { renderPrompt } from "./runtime/history/render-history.js";
@@ -48,14 +48,14 @@ export {
   TruncatedOutputError,
   UnknownToolOutputError,
   UnparseableOutputError,
-} from "./runtime/model/output-errors.js";
+} from "./runtime/engine/output-errors.js";
 
 // Step schema and grammar
 export { buildStepSchema, EmptyStepError, FINAL_ANSWER, stepParts, ToolNameError, type Step, type StepParts, type StepSchema, type StepSchemaOptions } from "./schemas/step-schema.js";
 export { compileGbnf, type GbnfCompileOptions } from "./schemas/gbnf-compiler.js";
 export { KEYWORD_DEFINITIONS, KEYWORD_SUPPORT, type KeywordDefinition, type KeywordSupport } from "./schemas/keyword-support.js";
 export { UnsupportedSchemaError } from "./schemas/unsupported-schema-error.js";
-export { NarrowgaugeError } from "./schemas/narrowgauge-error.js";
+export { NarrowgaugeError } from "./base/narrowgauge-error.js";
 
 // Guards: profiles, and writing your own
 export { PROFILES, type GuardProfile, type ProfileName } from "./guards/profiles.js";

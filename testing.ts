@@ -12,4 +12,4 @@ export {
   type ScriptedOutput,
   type ScriptedStep,
   type TypedScriptOptions,
-} from "./runtime/model/scripted/scripted-model.js";
+} from "./runtime/backends/scripted/scripted-model.js";

@@ -1,8 +1,9 @@
 import { LlamaGrammarEvaluationState, type LlamaContextSequence, type LlamaGrammar, type Token } from "node-llama-cpp";
 import type { OpenedModel } from "../index.js";
-import { JsonCompletionTracker } from "../runtime/model/json-completion.js";
-import { generateUnderGrammar } from "../runtime/model/llama/generate-under-grammar.js";
-import type { JumpForwardMode } from "../runtime/model/model-port.js";
+import { JsonCompletionTracker } from "../runtime/engine/decode/json-completion.js";
+import { decodeUnderGrammar } from "../runtime/engine/decode/decode-under-grammar.js";
+import { llamaEngine } from "../runtime/backends/llama/llama-engine.js";
+import type { JumpForwardMode } from "../runtime/engine/model-port.js";
 
 export interface Decoded {
   tokens: Token[];
@@ -33,8 +34,9 @@ export async function decode(
     const started = performance.now();
     if (grammar && jumpForward) {
       // Through the loop's own generation (jump-forward in the given mode, steered unless told not; it stops where the JSON closes).
-      const generation = await generateUnderGrammar(sequence, { prompt, grammar, maxTokens: options.max, sampling: { temperature: options.temperature, seed: options.seed }, jumpForward, steer });
-      return { tokens: generation.tokens, text: generation.text, ms: performance.now() - started };
+      const request = { prompt, gbnf: grammar.grammar, maxTokens: options.max, sampling: { temperature: options.temperature, seed: options.seed }, jumpForward };
+      const generation = await decodeUnderGrammar(llamaEngine(sequence), request, { steer });
+      return { tokens: generation.tokens as Token[], text: generation.text, ms: performance.now() - started };
     }
     const tokens: Token[] = [];
     for await (const token of sequence.evaluate(prompt.slice(-1), {

@@ -13,7 +13,7 @@ import { FRESHNESS_PROMPT, VERDICT_PROMPT } from "../prompts/model-text.js";
 import { FRESHNESS_SCHEMA, VERDICT_SCHEMA } from "../runtime/gate/judgement-schemas.js";
 import { cachedGbnf } from "../schemas/grammar-cache.js";
 import { renderHistory } from "../runtime/history/render-history.js";
-import { parseGeneration } from "../runtime/model/parse-generation.js";
+import { parseGeneration } from "../runtime/engine/parse-generation.js";
 
 const { values } = parseArgs({ options: { seeds: { type: "string", default: "30" } } });
 const QUESTIONS = ["What's the weather in Paris right now?", "Convert 20 C to F.", "Who won yesterday's match?", "How does a heat pump work?"];
@@ -41,7 +41,7 @@ for (let seed = 1; seed <= Number(values.seeds); seed++) {
   for (const [index, shape] of shapes.entries()) {
     const question = QUESTIONS[seed % QUESTIONS.length]!;
     const prompt = renderHistory(model, [{ type: "system", text: shape.system }, { type: "user", text: shape.user(question) }]);
-    const generation = await model.generate({ prompt, gbnf: cachedGbnf(shape.schema), maxTokens: 400, context: { turn: 0, visible: { tools: [], final: false }, judgement: "freshness" } });
+    const generation = await model.generate({ prompt, gbnf: cachedGbnf(shape.schema), maxTokens: 400, purpose: { kind: "judgement", turn: 0, judgement: "freshness" } });
     const parsed = parseGeneration<Record<string, unknown>>(generation, shape.schema);
     const total = totals[index]!;
     total.tokens += generation.generatedTokens;

@@ -1,5 +1,5 @@
 import { GeneralChatWrapper, resolveChatWrapper, type ChatWrapper } from "node-llama-cpp";
-import type { GgufVocabulary } from "../runtime/model/vocab/gguf-vocabulary.js";
+import type { GgufVocabulary } from "../runtime/gguf/vocab/gguf-vocabulary.js";
 
 /**
  * The chat wrapper node-llama-cpp resolves for a GGUF, resolved the same way

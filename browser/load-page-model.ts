@@ -1,4 +1,4 @@
-import { loadBrowserModel, type BrowserModelOptions, type BrowserModelPort } from "../runtime/model/wllama/wllama-model.js";
+import { loadBrowserModel, type BrowserModelOptions, type BrowserModelPort } from "../runtime/backends/wllama/wllama-model.js";
 import { resolvePageChatWrapper } from "./chat-wrapper.js";
 import { Wllama } from "./wllama.js";
 

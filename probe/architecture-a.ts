@@ -36,8 +36,9 @@ export function digestHistory(history: readonly ChatHistoryItem[]): ChatHistoryI
  */
 export async function sampleTwoPhase(request: StepRequest): Promise<PortGeneration> {
   const { parts, session } = request;
-  const generation = { ...request.generation, end: undefined, context: { ...request.generation.context, encodeStep: undefined } };
-  const encode = request.generation.context.encodeStep ?? JSON.stringify;
+  const purpose = request.generation.purpose;
+  const generation = { ...request.generation, end: undefined, purpose: purpose?.kind === "step" ? { ...purpose, encodeStep: JSON.stringify } : purpose };
+  const encode = purpose?.kind === "step" ? purpose.encodeStep : JSON.stringify;
   const names = parts.branches.map((branch) => branch.tool);
   const pick = Type.Object({
     ...(parts.thought ? { thought: parts.thought } : {}),

@@ -1,5 +1,5 @@
 import { compileGbnf, type GbnfCompileOptions } from "./gbnf-compiler.js";
-import { BoundedCache } from "./bounded-cache.js";
+import { BoundedCache } from "../base/bounded-cache.js";
 import { schemaKey } from "./schema-key.js";
 
 /**

@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral, type TObject, type TSchema, type TString, type TUnion } from "@sinclair/typebox";
-import { NarrowgaugeError } from "./narrowgauge-error.js";
+import { NarrowgaugeError } from "../base/narrowgauge-error.js";
 
 /** The name of the action that ends a run. Tools may not use it. */
 export const FINAL_ANSWER = "FinalAnswer";

@@ -1,4 +1,4 @@
-import { NarrowgaugeError } from "./narrowgauge-error.js";
+import { NarrowgaugeError } from "../base/narrowgauge-error.js";
 
 /**
  * A schema uses something the grammar compiler cannot express faithfully and

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import formats from "ajv-formats";
-import { BoundedCache } from "./bounded-cache.js";
+import { BoundedCache } from "../base/bounded-cache.js";
 import { schemaKey } from "./schema-key.js";
 
 /**

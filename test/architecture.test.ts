@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
  * comments that stand on their own, and demos written against the public API.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCE_ROOMS = ["browser", "prompts", "runtime", "schemas", "guards", "cli", "trace", "probe", "demos", "bench", "train", "test"];
+const SOURCE_ROOMS = ["base", "browser", "prompts", "runtime", "schemas", "guards", "cli", "trace", "probe", "demos", "bench", "train", "test"];
 const SKIP = new Set(["node_modules", "dist", ".git", "__snapshots__", ".cache"]);
 
 function walk(directory: string): string[] {
@@ -61,60 +61,89 @@ function findCycle(): string[] | null {
   return null;
 }
 
-/** Which rooms each room may import from (besides itself). Lower rooms never import higher ones. */
-const MAY_IMPORT: Array<[room: string, allowed: Array<string | RegExp>]> = [
+/**
+ * Which rooms each room may import from (besides itself). Lower rooms never
+ * import higher ones. A room ending in `*\/` is one per folder: each backend
+ * is a room of its own, and no backend imports another.
+ */
+const MAY_IMPORT: Array<[room: string, allowed: string[]]> = [
+  // The floor: what every room may build on (the error every error extends, the caches).
+  ["base/", []],
   // Every sentence the model reads, in one module that imports nothing.
   ["prompts/", []],
-  ["schemas/", []],
-  ["guards/", ["schemas/", "prompts/"]],
-  // A backend uses the model room's shared files (no folder of its own) and, for the llama backend, the built-in model.
-  ["runtime/model/llama/", ["schemas/", /^runtime\/model\/[^/]+$/, "runtime/model/tiny/", "runtime/model/vocab/"]],
-  // The served backend renders and tokenizes with node-llama-cpp, so it builds on the llama backend.
-  ["runtime/model/remote/", ["schemas/", /^runtime\/model\/[^/]+$/, "runtime/model/tiny/", "runtime/model/llama/"]],
-  ["runtime/model/scripted/", ["schemas/", /^runtime\/model\/[^/]+$/]],
-  ["runtime/model/tiny/", []],
-  // A tokenizer in JavaScript reads the GGUF with the built-in model's reader.
-  ["runtime/model/vocab/", ["runtime/model/tiny/"]],
-  // The page's backend: wllama, the JavaScript tokenizer, the GBNF matcher, and the llama backend's error types.
-  ["runtime/model/wllama/", ["schemas/", /^runtime\/model\/[^/]+$/, "runtime/model/tiny/", "runtime/model/vocab/", "runtime/model/llama/model-errors", "runtime/model/llama/llama-grammar-cache"]],
-  ["runtime/model/", ["schemas/"]],
-  ["runtime/history/", ["schemas/", "prompts/", "runtime/model/model-port"]],
-  ["runtime/tools/", ["schemas/", "prompts/"]],
-  ["runtime/gate/", ["schemas/", "prompts/", "guards/", "runtime/model/", "runtime/history/"]],
+  ["schemas/", ["base/"]],
+  ["guards/", ["base/", "schemas/", "prompts/"]],
+  // GGUF files: reading, writing, the JavaScript tokenizers, the forged models, the cache directory.
+  ["runtime/gguf/", ["base/"]],
+  // The model port, its pool and sessions, the errors of running a model, and the one decode loop.
+  ["runtime/engine/", ["base/", "schemas/"]],
+  // node-llama-cpp in this process: the binding, llama.cpp's grammar parser, the tokens a model never writes.
+  ["runtime/llama-cpp/", ["base/", "runtime/engine/"]],
+  // One folder per backend, built on the engine, GGUF files and node-llama-cpp, never on another backend.
+  ["runtime/backends/*/", ["base/", "schemas/", "runtime/engine/", "runtime/gguf/", "runtime/llama-cpp/"]],
+  ["runtime/history/", ["base/", "schemas/", "prompts/", "runtime/engine/"]],
+  ["runtime/tools/", ["base/", "schemas/", "prompts/"]],
+  ["runtime/gate/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/"]],
   // How a step is written and shown: the model family's call frame, read off its chat wrapper.
-  ["runtime/codec/", ["schemas/", "prompts/", "runtime/model/", "runtime/history/"]],
-  ["runtime/loop/", ["schemas/", "prompts/", "guards/", "runtime/"]],
+  ["runtime/codec/", ["base/", "schemas/", "prompts/", "runtime/engine/", "runtime/history/"]],
+  // The loop reaches models through the port alone: no backend.
+  ["runtime/loop/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/", "runtime/tools/", "runtime/codec/", "runtime/gate/"]],
   // The page's entry: the public API without what needs Node, the trace view; its demo page builds on it alone (and the demo's tools).
   ["browser/demo/", ["browser/index.ts", "browser/build/", "demos/weather-tools"]],
-  ["browser/", ["core.ts", "schemas/", "prompts/", "guards/", "runtime/", "trace/"]],
+  ["browser/", ["core.ts", "base/", "schemas/", "prompts/", "guards/", "runtime/", "trace/"]],
   // What a user copies from, written against the public API alone.
   ["demos/", ["index.ts", "testing.ts"]],
   // The product's own tools: the trace viewer, the probe (an evaluation over the demo's tools), the command line over both.
   ["trace/", ["index.ts"]],
   ["probe/", ["index.ts", "trace/", "demos/weather-tools"]],
   ["cli/", ["index.ts", "trace/", "probe/", "demos/weather-tools"]],
-  // Distillation writes GGUFs with the built-in model's writer and vocabulary, for the demo's tools.
-  ["train/", ["index.ts", "testing.ts", "runtime/model/tiny/", "demos/weather-tools"]],
+  // Distillation writes GGUFs with the GGUF room's writer and the built-in model's vocabulary, for the demo's tools.
+  ["train/", ["index.ts", "testing.ts", "runtime/gguf/", "demos/weather-tools"]],
 ];
+
+/** The room a file is in under a rule: the rule's folder, or for a `*\/` rule the one folder it stands for. */
+function roomOf(rule: string, file: string): string | null {
+  if (!rule.endsWith("*/")) return file.startsWith(rule) ? rule : null;
+  const parent = rule.slice(0, -2);
+  if (!file.startsWith(parent)) return null;
+  const folder = file.slice(parent.length).split("/")[0]!;
+  return file.slice(parent.length).includes("/") ? `${parent}${folder}/` : null;
+}
+
+/** Every import a file's room may not make, as "from → to". */
+function upwardImports(): string[] {
+  const violations: string[] = [];
+  for (const [file, imports] of graph) {
+    const from = rel(file);
+    const rule = MAY_IMPORT.find(([pattern]) => roomOf(pattern, from) !== null);
+    if (!rule) continue;
+    const room = roomOf(rule[0], from)!;
+    for (const target of imports.map(rel)) {
+      if (target.startsWith(room) || rule[1].some((allowed) => target.startsWith(allowed))) continue;
+      violations.push(`${from} → ${target}`);
+    }
+  }
+  return violations;
+}
 
 describe("architecture", () => {
   it("has no import circle, type-only imports included", () => {
     expect(findCycle()).toBeNull();
   });
 
-  it("imports only downwards: prompts, schemas ← guards ← runtime (model, history, tools ← gate ← loop) ← trace, probe, cli and demos, which use the public API alone", () => {
-    const violations: string[] = [];
-    for (const [file, imports] of graph) {
-      const from = rel(file);
-      const rule = MAY_IMPORT.find(([room]) => from.startsWith(room));
-      if (!rule) continue;
-      const [room, allowed] = rule;
-      for (const target of imports.map(rel)) {
-        if (target.startsWith(room) || allowed.some((rule) => (typeof rule === "string" ? target.startsWith(rule) : rule.test(target)))) continue;
-        violations.push(`${from} → ${target}`);
-      }
+  it("imports only downwards: base ← prompts, schemas ← guards ← runtime (gguf, engine ← backends; history, tools ← codec, gate ← loop) ← trace, probe, cli and demos, which use the public API alone", () => {
+    expect(upwardImports()).toEqual([]);
+  });
+
+  it("finds an upward import when there is one: a backend importing another backend (the check itself works)", () => {
+    const file = join(ROOT, "runtime", "backends", "served", "remote-model.ts");
+    const original = graph.get(file)!;
+    graph.set(file, [...original, join(ROOT, "runtime", "backends", "llama", "open-model.ts")]);
+    try {
+      expect(upwardImports()).toEqual(["runtime/backends/served/remote-model.ts → runtime/backends/llama/open-model.ts"]);
+    } finally {
+      graph.set(file, original);
     }
-    expect(violations).toEqual([]);
   });
 
   it("keeps every source file under 300 lines", () => {
@@ -129,7 +158,7 @@ describe("architecture", () => {
   });
 
   it("has comments that stand on their own: no citations of documents a user's clone does not have", () => {
-    const citing = ["runtime", "guards", "schemas"].flatMap((room) => walk(join(ROOT, room))).filter((file) => /SPEC|DESIGN|seed 00/.test(readFileSync(file, "utf8")));
+    const citing = ["base", "runtime", "guards", "schemas"].flatMap((room) => walk(join(ROOT, room))).filter((file) => /SPEC|DESIGN|seed 00/.test(readFileSync(file, "utf8")));
     expect(citing.map(rel)).toEqual([]);
   });
 

@@ -5,8 +5,8 @@ import { serveStatic } from "../../browser/demo/serve-static.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { runAgent } from "../../runtime/loop/run-agent.js";
 import type { RunResult } from "../../runtime/loop/run-types.js";
-import { loadModel } from "../../runtime/model/llama/load-model.js";
-import { narrowgaugeCacheDir } from "../../runtime/model/tiny/tiny-model-file.js";
+import { loadModel } from "../../runtime/backends/llama/load-model.js";
+import { narrowgaugeCacheDir } from "../../runtime/gguf/cache-dir.js";
 import { launchChromium } from "../../test/helpers/browser.js";
 
 /**

@@ -2,8 +2,8 @@ import { JinjaTemplateChatWrapper } from "node-llama-cpp";
 import { forgedModelFile } from "../forge/real-tokenizers.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { spyFirstTurn } from "../../runtime/loop/spy-first-turn.js";
-import { loadModel } from "../../runtime/model/llama/load-model.js";
-import { tinyModelFile } from "../../runtime/model/tiny/tiny-model-file.js";
+import { loadModel } from "../../runtime/backends/llama/load-model.js";
+import { tinyModelFile } from "../../runtime/gguf/forge/tiny-model-file.js";
 
 /**
  * `npm run bench:rendering`: the two ways a page could render a model's

@@ -30,7 +30,7 @@ function countingSplits(port: LlamaModelPort, counts: { steps: number; resplit: 
       return {
         async generate(request) {
           const generation = await session.generate(request);
-          if (request.context.judgement === undefined && generation.tokens && generation.stopReason === "grammar-complete") {
+          if (request.purpose?.kind !== "judgement" && generation.tokens && generation.stopReason === "grammar-complete") {
             counts.steps++;
             const again = port.tokenize(LlamaText(generation.text));
             if (again.length !== generation.tokens.length || again.some((token, index) => token !== generation.tokens![index])) counts.resplit++;

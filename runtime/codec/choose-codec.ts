@@ -1,4 +1,4 @@
-import type { ModelPort } from "../model/model-port.js";
+import type { ModelPort } from "../engine/model-port.js";
 import { probeCallFrame, type FrameProbe } from "./call-frame.js";
 import { JSON_CODEC, JSON_V1_CODEC } from "./json-step-codec.js";
 import { nativeCallCodec } from "./native-call-codec.js";

@@ -2,8 +2,8 @@ import { DEFAULT_SYSTEM_PROMPT, FINAL_ANSWER_DESCRIPTION, JSON_STEP_TOOLS, OBSER
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { callItem, feedbackItem } from "../history/history-items.js";
-import { decodeJson } from "../model/parse-generation.js";
-import { JSON_STEP_END } from "../model/step-end.js";
+import { decodeJson } from "../engine/parse-generation.js";
+import { JSON_STEP_END } from "../engine/decode/step-end.js";
 import type { StepCodec } from "./step-codec.js";
 
 

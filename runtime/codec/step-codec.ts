@@ -1,6 +1,6 @@
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
 import type { StepParts, StepSchema, ToolSchemaSpec } from "../../schemas/step-schema.js";
-import type { StepEnd } from "../model/step-end.js";
+import type { StepEnd } from "../engine/decode/step-end.js";
 
 /**
  * How a step is written:

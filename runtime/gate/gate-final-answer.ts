@@ -1,7 +1,7 @@
 import { SENT_BACK } from "../../prompts/model-text.js";
 import { detectDeferral } from "../../guards/facts/deferral.js";
 import type { GuardDecision } from "../../guards/guard.js";
-import type { ModelPort } from "../model/model-port.js";
+import type { ModelPort } from "../engine/model-port.js";
 import { askVerdict, type JudgeOptions, type Judgement, type Verdict } from "./judge.js";
 
 export type GateOutcome = { action: "accept"; decisions: GuardDecision[] } | { action: "nudge"; nudge: string; decisions: GuardDecision[] };

@@ -1,10 +1,10 @@
 import type { TSchema } from "@sinclair/typebox";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
-import type { JumpForwardMode, ModelPort, ModelSession } from "../model/model-port.js";
-import { parseGeneration } from "../model/parse-generation.js";
-import type { Sampling } from "../model/sampling.js";
+import type { JumpForwardMode, ModelPort, ModelSession } from "../engine/model-port.js";
+import { parseGeneration } from "../engine/parse-generation.js";
+import type { Sampling } from "../engine/sampling.js";
 import { renderContext } from "../history/render-history.js";
-import { stepBudget } from "../model/context-overflow.js";
+import { stepBudget } from "../engine/context-overflow.js";
 import { shortestStepTokens } from "../history/shortest-step.js";
 import { FRESHNESS_PROMPT, VERDICT_PROMPT, verdictQuestion } from "../../prompts/model-text.js";
 import { FRESHNESS_SCHEMA, VERDICT_SCHEMA } from "./judgement-schemas.js";
@@ -52,7 +52,7 @@ async function judge(model: ModelPort, kind: Judgement["kind"], system: string, 
     sampling: options.sampling,
     signal: options.signal,
     jumpForward: options.jumpForward,
-    context: { turn: options.turn, visible: { tools: [], final: false }, judgement: kind },
+    purpose: { kind: "judgement", turn: options.turn, judgement: kind },
   });
   const parsed = parseGeneration<Record<string, unknown>>(generation, schema);
   const value = !parsed.ok ? null : kind === "freshness" ? (parsed.value.needs_current_information as boolean) : (parsed.value as Verdict);

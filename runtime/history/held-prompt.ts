@@ -1,5 +1,5 @@
 import type { LlamaText } from "node-llama-cpp";
-import type { ModelPort } from "../model/model-port.js";
+import type { ModelPort } from "../engine/model-port.js";
 import { sliceLlamaText } from "./llama-text-slice.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { ChatHistoryItem, ChatModelFunctions, ChatWrapper, LlamaModel, LlamaText, Token } from "node-llama-cpp";
-import type { ModelPort } from "../model/model-port.js";
+import type { ModelPort } from "../engine/model-port.js";
 
 /**
  * A history rendered by the model's own chat wrapper, special tokens kept

@@ -1,9 +1,9 @@
 import type { LlamaText } from "node-llama-cpp";
 import { plainTextLike } from "./llama-text-slice.js";
-import { BoundedCache } from "../../schemas/bounded-cache.js";
+import { BoundedCache } from "../../base/bounded-cache.js";
 import { GbnfSyntaxError } from "../../schemas/gbnf-match/parse-gbnf.js";
 import { shortestText } from "../../schemas/gbnf-match/shortest-text.js";
-import type { ModelPort } from "../model/model-port.js";
+import type { ModelPort } from "../engine/model-port.js";
 
 const measured = new WeakMap<object, BoundedCache<string, number>>();
 

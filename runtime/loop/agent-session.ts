@@ -1,6 +1,6 @@
 import type { ChatHistoryItem } from "node-llama-cpp";
 import { feedbackItem } from "../history/history-items.js";
-import type { ModelSession } from "../model/model-port.js";
+import type { ModelSession } from "../engine/model-port.js";
 import { checkGrammars } from "./check-grammars.js";
 import { createConversation, type Conversation } from "./question.js";
 import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";

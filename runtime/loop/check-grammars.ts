@@ -2,7 +2,7 @@ import { compileGbnf } from "../../schemas/gbnf-compiler.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { topLevelProperties } from "../../schemas/schema-shapes.js";
 import { buildStepSchema, stepParts } from "../../schemas/step-schema.js";
-import { GrammarRejectedError } from "../model/llama/llama-grammar-cache.js";
+import { GrammarRejectedError } from "../engine/model-errors.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { RunConfig } from "./run-config.js";
 

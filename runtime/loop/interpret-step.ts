@@ -2,9 +2,9 @@ import { INVALID_STEP } from "../../prompts/model-text.js";
 import type { LogicalStep, StepCodec } from "../codec/step-codec.js";
 import { FINAL_ANSWER, type StepParts } from "../../schemas/step-schema.js";
 import { validateAgainst, type SchemaIssue } from "../../schemas/validator-cache.js";
-import type { PortGeneration } from "../model/model-port.js";
-import { AbortedOutputError, SchemaViolationError, UnknownToolOutputError, type OutputError } from "../model/output-errors.js";
-import { parseGeneration } from "../model/parse-generation.js";
+import type { PortGeneration } from "../engine/model-port.js";
+import { AbortedOutputError, SchemaViolationError, UnknownToolOutputError, type OutputError } from "../engine/output-errors.js";
+import { parseGeneration } from "../engine/parse-generation.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 
 /** A step as the loop reads it: the codec's logical step. */

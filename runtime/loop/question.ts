@@ -3,7 +3,7 @@ import { runState, type CallAttempt, type RunState } from "../../guards/run-stat
 import type { JudgeOptions } from "../gate/judge.js";
 import type { HeldText } from "../history/held-prompt.js";
 import { initialHistory } from "../history/history-items.js";
-import type { ModelSession } from "../model/model-port.js";
+import type { ModelSession } from "../engine/model-port.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
 import type { RunConfig } from "./run-config.js";
 import type { RunRecorder } from "./run-recorder.js";

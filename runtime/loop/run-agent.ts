@@ -1,4 +1,4 @@
-import type { ModelSession } from "../model/model-port.js";
+import type { ModelSession } from "../engine/model-port.js";
 import { checkGrammars } from "./check-grammars.js";
 import { createConversation } from "./question.js";
 import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";

@@ -1,7 +1,7 @@
 import { afterRepeat, repeatsLastTurn } from "../../guards/g9-stall.js";
 import { appendItems, feedbackItem } from "../history/history-items.js";
-import { ContextOverflowError } from "../model/context-overflow.js";
-import type { PortGeneration } from "../model/model-port.js";
+import { ContextOverflowError } from "../engine/context-overflow.js";
+import type { PortGeneration } from "../engine/model-port.js";
 import { actOnCall } from "./act-on-call.js";
 import { actOnFinal } from "./act-on-final.js";
 import { judgeFreshnessFirst } from "./freshness-first.js";

@@ -3,7 +3,7 @@ import type { ProfileName } from "../../guards/profiles.js";
 import type { TurnCheck } from "../../guards/run-state.js";
 import type { CodecName } from "../codec/step-codec.js";
 import type { Judgement } from "../gate/judge.js";
-import type { ModelDescription } from "../model/model-port.js";
+import type { ModelDescription } from "../engine/model-port.js";
 import type { ToolFailureCode } from "../tools/tool-observation.js";
 import type { StepField } from "./step-text-stream.js";
 

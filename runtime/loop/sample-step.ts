@@ -1,5 +1,5 @@
-import { stepBudget } from "../model/context-overflow.js";
-import type { PortGeneration } from "../model/model-port.js";
+import { stepBudget } from "../engine/context-overflow.js";
+import type { PortGeneration } from "../engine/model-port.js";
 import type { Question } from "./question.js";
 import { StepTextStream } from "./step-text-stream.js";
 import { renderShown, type TurnInput } from "./turn-input.js";
@@ -28,7 +28,7 @@ export function sampleStep(question: Question, input: TurnInput, turn: number): 
       signal: config.signal,
       jumpForward: config.jumpForward,
       end: config.codec.end(input.parts),
-      context: { turn, visible: { tools: input.view.tools, final: input.view.final }, encodeStep: config.codec.encode },
+      purpose: { kind: "step", turn, visible: { tools: input.view.tools, final: input.view.final }, encodeStep: config.codec.encode },
       ...(stream ? { onText: (piece: string) => stream.push(piece) } : {}),
     },
     render: (extra) => renderShown(question, [], extra),

@@ -1,5 +1,5 @@
 import type { CallAttempt, TurnFacts } from "../../guards/run-state.js";
-import type { PortGeneration } from "../model/model-port.js";
+import type { PortGeneration } from "../engine/model-port.js";
 import type { TurnRecord } from "./run-types.js";
 
 type Phase = keyof TurnRecord["ms"];

@@ -8,7 +8,7 @@ import { buildStepSchema, stepParts, type StepParts, type StepSchema, type StepS
 import { feedbackItem } from "../history/history-items.js";
 import { nextPrompt } from "../history/held-prompt.js";
 import { renderContext } from "../history/render-history.js";
-import { commonPrefixLength } from "../model/common-prefix.js";
+import { commonPrefixLength } from "../engine/common-prefix.js";
 import { shortestStepTokens } from "../history/shortest-step.js";
 import { shownHistory, type Question } from "./question.js";
 

@@ -1,7 +1,7 @@
 import type { ChatHistoryItem } from "node-llama-cpp";
 import type { View } from "../../guards/guard.js";
 import type { StepParts, StepSchema, ToolSchemaSpec } from "../../schemas/step-schema.js";
-import type { GenerateRequest, ModelSession, PortGeneration } from "../model/model-port.js";
+import type { GenerateRequest, ModelSession, PortGeneration } from "../engine/model-port.js";
 
 /** What a strategy samples a turn's step from. */
 export interface StepRequest {

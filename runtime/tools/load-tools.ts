@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { NarrowgaugeError } from "../../schemas/narrowgauge-error.js";
+import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import type { Tool } from "./define-tool.js";
 
 /** A tools module could not be loaded, or exports no tools. */

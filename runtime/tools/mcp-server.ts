@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { NarrowgaugeError } from "../../schemas/narrowgauge-error.js";
+import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 
 /** An MCP server could not be started or reached. */
 export class McpConnectError extends NarrowgaugeError {

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { TSchema } from "@sinclair/typebox";
-import { NarrowgaugeError } from "../../schemas/narrowgauge-error.js";
+import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import { checkTool } from "./check-tool-definition.js";
 import type { Tool, ToolAnnotations } from "./define-tool.js";
 

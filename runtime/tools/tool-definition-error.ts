@@ -1,4 +1,4 @@
-import { NarrowgaugeError } from "../../schemas/narrowgauge-error.js";
+import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 
 /**
  * A tool's definition does not hold together: a misspelt or unknown key, a

@@ -1,5 +1,5 @@
 import { GbnfSyntaxError, parseGbnf, type CharElement, type ParsedGbnf } from "./parse-gbnf.js";
-import { BoundedCache } from "../bounded-cache.js";
+import { BoundedCache } from "../../base/bounded-cache.js";
 
 /**
  * A character-level matcher over a GBNF grammar, the way llama.cpp's

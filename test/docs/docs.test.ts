@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { tokenizerFiles } from "../../bench/forge/real-tokenizers.js";
 import { JSON_STEP_TOOLS, NATIVE_SYSTEM_PROMPT } from "../../prompts/model-text.js";
 import { chooseCodec } from "../../runtime/codec/choose-codec.js";
-import { scriptedModel } from "../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../runtime/backends/scripted/scripted-model.js";
 import { GENERATED_TABLES, generatedBlock } from "../../cli/docs-tables.js";
 import { ROOT } from "../helpers/cli.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { PROFILES } from "../../guards/profiles.js";
 import { runAgent } from "../../runtime/loop/run-agent.js";
-import { scriptedModel } from "../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../runtime/backends/scripted/scripted-model.js";
 
 const UNGUARDED = { ...PROFILES.none, thought: true };
 const always = (output: Record<string, unknown> | string) => Array.from({ length: 20 }, () => output);

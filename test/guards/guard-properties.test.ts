@@ -2,14 +2,14 @@ import fc from "fast-check";
 import { ChatMLChatWrapper, JinjaTemplateChatWrapper, Llama3_1ChatWrapper, Llama3ChatWrapper, type ChatHistoryItem, type ChatWrapper } from "node-llama-cpp";
 import { afterAll, describe, expect, it } from "vitest";
 import { CITIES, WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
-import { llamaModelPort, type LlamaModelPort } from "../../runtime/model/llama/load-model.js";
-import type { GenerateRequest } from "../../runtime/model/model-port.js";
-import { openModel } from "../../runtime/model/llama/open-model.js";
+import { llamaModelPort, type LlamaModelPort } from "../../runtime/backends/llama/load-model.js";
+import type { GenerateRequest } from "../../runtime/engine/model-port.js";
+import { openModel } from "../../runtime/backends/llama/open-model.js";
 import { renderHistory } from "../../runtime/history/render-history.js";
 import { runAgent } from "../../runtime/loop/run-agent.js";
 import type { RunResult } from "../../runtime/loop/run-types.js";
 import { tokenizerFiles } from "../../bench/forge/real-tokenizers.js";
-import { scriptedModel } from "../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../runtime/backends/scripted/scripted-model.js";
 import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../helpers/fixture.js";
 import { expectGuardInvariants, recordingSteps, rewritableTail } from "../helpers/guard-invariants.js";
 import { testLlama } from "../helpers/llama.js";
@@ -36,7 +36,8 @@ function output(chosen: Move, request: GenerateRequest): Record<string, unknown>
     case "final":
       return { thought: "done", call: { tool: "FinalAnswer", answer: chosen.answer } };
     default: {
-      const names = chosen.kind === "visible-tool" && request.context.visible.tools.length > 0 ? request.context.visible.tools : weatherTools.map((tool) => tool.name);
+      const visible = request.purpose?.kind === "step" ? request.purpose.visible.tools : [];
+      const names = chosen.kind === "visible-tool" && visible.length > 0 ? visible : weatherTools.map((tool) => tool.name);
       const name = names[chosen.pick % names.length]!;
       const args = name === "CityWeather" ? { city: chosen.city } : name === "Calculator" ? { a: chosen.a, op: "*", b: chosen.b } : { value: chosen.a, from: "C", to: "F" };
       return { thought: "", call: { tool: name, args } };

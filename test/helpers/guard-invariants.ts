@@ -2,7 +2,7 @@ import type { ChatHistoryItem } from "node-llama-cpp";
 import { expect } from "vitest";
 import { groundedNumbers, isGrounded, numericLeaves } from "../../guards/facts/grounded-numbers.js";
 import type { RunResult } from "../../runtime/loop/run-types.js";
-import type { ModelSession } from "../../runtime/model/model-port.js";
+import type { ModelSession } from "../../runtime/engine/model-port.js";
 
 const REASONS = ["final-answer", "max-turns", "stalled", "model-error", "aborted"];
 
@@ -91,7 +91,7 @@ export function recordingSteps<Port extends { openSession(signal?: AbortSignal):
       const session = await port.openSession(signal);
       return {
         generate: (request) => {
-          if (request.context.judgement === undefined) prompts.push(request.prompt);
+          if (request.purpose?.kind !== "judgement") prompts.push(request.prompt);
           return session.generate(request);
         },
         close: () => session.close(),

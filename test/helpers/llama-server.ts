@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { llamaSources, serverBuildDir } from "../../runtime/model/remote/llama-server-build.js";
+import { llamaSources, serverBuildDir } from "../../runtime/backends/served/llama-server-build.js";
 
 /**
  * The llama-server that `npm run server:build` builds from node-llama-cpp's

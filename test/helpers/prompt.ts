@@ -1,5 +1,5 @@
 import type { Token } from "node-llama-cpp";
-import type { OpenedModel } from "../../runtime/model/llama/open-model.js";
+import type { OpenedModel } from "../../runtime/backends/llama/open-model.js";
 import { renderPrompt } from "../../runtime/history/render-history.js";
 
 export function taskPrompt(opened: OpenedModel, task = "What's the weather in Paris and New York?"): Token[] {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { ARCHITECTURE_A_STRATEGY } from "../../probe/architecture-a.js";
 import { runAgent } from "../../runtime/loop/run-agent.js";
-import { scriptedModel } from "../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../runtime/backends/scripted/scripted-model.js";
 
 describe("architecture A through the strategy seam: digest history and two-phase steps", () => {
   it("picks the tool, then fills it, and rebuilds the history as a plain-text digest", async () => {

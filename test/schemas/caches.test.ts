@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { llamaGrammar } from "../../runtime/model/llama/llama-grammar-cache.js";
+import { llamaGrammar } from "../../runtime/llama-cpp/llama-grammar-cache.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { buildStepSchema } from "../../schemas/step-schema.js";
 import { validatorFor } from "../../schemas/validator-cache.js";

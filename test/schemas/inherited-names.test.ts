@@ -2,7 +2,7 @@ import { Type, type TSchema } from "@sinclair/typebox";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { runAgent } from "../../runtime/loop/run-agent.js";
-import { scriptedModel } from "../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../runtime/backends/scripted/scripted-model.js";
 import { defineTool } from "../../runtime/tools/define-tool.js";
 import { ToolRegistry } from "../../runtime/tools/tool-registry.js";
 import { compileGbnf } from "../../schemas/gbnf-compiler.js";

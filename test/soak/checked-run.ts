@@ -1,7 +1,7 @@
 import type { RunAgentOptions } from "../../runtime/loop/run-config.js";
 import type { RunEndReason, RunEvent, RunResult } from "../../runtime/loop/run-types.js";
-import type { ModelPort } from "../../runtime/model/model-port.js";
-import { SeededRandom } from "../../runtime/model/tiny/seeded-random.js";
+import type { ModelPort } from "../../runtime/engine/model-port.js";
+import { SeededRandom } from "../../runtime/gguf/seeded-random.js";
 import { TRUNCATION_MARKER } from "../../runtime/tools/tool-observation.js";
 import { DESTRUCTIVE_TOOL, hostileTools, type ToolLedger } from "./hostile-tools.js";
 

@@ -1,7 +1,7 @@
 import { createAgentSession } from "../../runtime/loop/agent-session.js";
 import type { RunResult } from "../../runtime/loop/run-types.js";
-import type { ModelPort } from "../../runtime/model/model-port.js";
-import type { SeededRandom } from "../../runtime/model/tiny/seeded-random.js";
+import type { ModelPort } from "../../runtime/engine/model-port.js";
+import type { SeededRandom } from "../../runtime/gguf/seeded-random.js";
 import { checkedRun, groundedIn, pick, randomSpec, soakOptions, TASKS, type Flag } from "./checked-run.js";
 import type { ToolLedger } from "./hostile-tools.js";
 

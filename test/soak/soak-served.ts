@@ -1,9 +1,9 @@
 import { runAgent } from "../../runtime/loop/run-agent.js";
 import type { RunResult } from "../../runtime/loop/run-types.js";
-import type { LlamaModelPort } from "../../runtime/model/llama/load-model.js";
-import { startLlamaServer, type RunningServer } from "../../runtime/model/remote/llama-server-process.js";
-import { connectServer } from "../../runtime/model/remote/remote-model.js";
-import type { SeededRandom } from "../../runtime/model/tiny/seeded-random.js";
+import type { LlamaModelPort } from "../../runtime/backends/llama/load-model.js";
+import { startLlamaServer, type RunningServer } from "../../runtime/backends/served/llama-server-process.js";
+import { connectServer } from "../../runtime/backends/served/remote-model.js";
+import type { SeededRandom } from "../../runtime/gguf/seeded-random.js";
 import { checkedRun, pick, randomSpec, soakOptions, trace, type Flag } from "./checked-run.js";
 import type { ToolLedger } from "./hostile-tools.js";
 

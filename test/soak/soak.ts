@@ -1,9 +1,9 @@
 import type { Llama } from "node-llama-cpp";
 import { runAgent } from "../../runtime/loop/run-agent.js";
 import type { RunEndReason, RunResult } from "../../runtime/loop/run-types.js";
-import { llamaModelPort } from "../../runtime/model/llama/load-model.js";
-import { openModel } from "../../runtime/model/llama/open-model.js";
-import { SeededRandom } from "../../runtime/model/tiny/seeded-random.js";
+import { llamaModelPort } from "../../runtime/backends/llama/load-model.js";
+import { openModel } from "../../runtime/backends/llama/open-model.js";
+import { SeededRandom } from "../../runtime/gguf/seeded-random.js";
 import { checkedRun, pick, randomSpec, soakOptions, trace, VIOLATIONS, type Violation } from "./checked-run.js";
 import type { ToolLedger } from "./hostile-tools.js";
 import { soakConversation } from "./soak-conversation.js";

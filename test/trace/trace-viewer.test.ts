@@ -11,10 +11,10 @@ import { renderProbeHtml } from "../../probe/report-page.js";
 import { renderTrace } from "../../trace/render-trace.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { runAgent } from "../../runtime/loop/run-agent.js";
-import { llamaModelPort } from "../../runtime/model/llama/load-model.js";
-import { openModel } from "../../runtime/model/llama/open-model.js";
+import { llamaModelPort } from "../../runtime/backends/llama/load-model.js";
+import { openModel } from "../../runtime/backends/llama/open-model.js";
 import { createAgentSession } from "../../runtime/loop/agent-session.js";
-import { scriptedModel } from "../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../runtime/backends/scripted/scripted-model.js";
 import { hasChromium, launchChromium } from "../helpers/browser.js";
 import { testLlama } from "../helpers/llama.js";
 

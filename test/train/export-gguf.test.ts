@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readGgufFileInfo } from "node-llama-cpp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SeededRandom } from "../../runtime/model/tiny/seeded-random.js";
-import { encodeTensor, toHalf, writeGguf } from "../../runtime/model/tiny/gguf-writer.js";
+import { SeededRandom } from "../../runtime/gguf/seeded-random.js";
+import { encodeTensor, toHalf, writeGguf } from "../../runtime/gguf/gguf-writer.js";
 
 /** The value of IEEE half-precision bits. */
 const halfValue = (bits: number) => ((bits & 0x8000) ? -1 : 1) * ((bits & 0x7c00) ? (1 + (bits & 0x3ff) / 1024) * 2 ** (((bits >> 10) & 31) - 15) : (bits & 0x3ff) * 2 ** -24);

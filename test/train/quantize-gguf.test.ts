@@ -2,9 +2,9 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readGguf, readGgufMetadata } from "../../runtime/model/tiny/gguf-reader.js";
-import { writeGguf } from "../../runtime/model/tiny/gguf-writer.js";
-import { tinyModelFile } from "../../runtime/model/tiny/tiny-model-file.js";
+import { readGguf, readGgufMetadata } from "../../runtime/gguf/gguf-reader.js";
+import { writeGguf } from "../../runtime/gguf/gguf-writer.js";
+import { tinyModelFile } from "../../runtime/gguf/forge/tiny-model-file.js";
 import { quantizeGguf } from "../../train/export/quantize-gguf.js";
 import { llamaLogProbs } from "../../train/parity/llama-logprobs.js";
 

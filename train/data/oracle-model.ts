@@ -29,14 +29,16 @@ export function oracleModel(vocabulary: LlamaModelPort, run: OracleRun): ModelPo
   const tokenize = (text: string) => [...vocabulary.opened.model.tokenize(text, false)] as number[];
   const generate = async (request: Parameters<ModelPort["generate"]>[0]): Promise<PortGeneration> => {
     let text: string;
-    const kind = request.context.judgement ?? "step";
+    const purpose = request.purpose;
+    const kind = purpose?.kind === "judgement" ? purpose.judgement : "step";
     if (kind === "freshness") text = JSON.stringify({ needs_current_information: true });
     else if (kind === "verdict") text = JSON.stringify({ verdict: "answered", query: "" });
     else {
       const step = run.plan(run.results);
       const call = "tool" in step ? { tool: step.tool, args: step.args } : { tool: FINAL_ANSWER, answer: step.answer };
-      const offered = "tool" in step ? request.context.visible.tools.includes(step.tool) : request.context.visible.final;
-      if (!offered) run.offPlan ??= `turn ${request.context.turn}: ${call.tool} was not offered`;
+      const visible = purpose?.kind === "step" ? purpose.visible : { tools: [], final: false };
+      const offered = "tool" in step ? visible.tools.includes(step.tool) : visible.final;
+      if (!offered) run.offPlan ??= `turn ${purpose?.turn ?? 0}: ${call.tool} was not offered`;
       const withThought = request.gbnf.includes('{\\"thought\\":');
       text = JSON.stringify(withThought ? { thought: step.thought, call } : { call });
     }

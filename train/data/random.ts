@@ -1,4 +1,4 @@
-import { SeededRandom } from "../../runtime/model/tiny/seeded-random.js";
+import { SeededRandom } from "../../runtime/gguf/seeded-random.js";
 
 /** The built-in model's seeded generator, with the draws a data set needs: a data set is a function of its seed. */
 export class Random extends SeededRandom {

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { writeGguf, type GgufTensor, type GgufTensorType } from "../../runtime/model/tiny/gguf-writer.js";
-import { llamaMetadata } from "../../runtime/model/tiny/forge-tiny-model.js";
+import { writeGguf, type GgufTensor, type GgufTensorType } from "../../runtime/gguf/gguf-writer.js";
+import { llamaMetadata } from "../../runtime/gguf/forge/forge-tiny-model.js";
 
 /** What the trainer writes beside model.bin (train/trainer/model.py, save_weights). */
 interface WeightsIndex {

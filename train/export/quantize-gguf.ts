@@ -1,5 +1,5 @@
-import { readGguf } from "../../runtime/model/tiny/gguf-reader.js";
-import { writeGguf, type GgufTensorType, type GgufValue } from "../../runtime/model/tiny/gguf-writer.js";
+import { readGguf } from "../../runtime/gguf/gguf-reader.js";
+import { writeGguf, type GgufTensorType, type GgufValue } from "../../runtime/gguf/gguf-writer.js";
 
 /** llama.cpp's file types (llama_ftype) for the storage of the 2-D weights. */
 const FILE_TYPE: Record<GgufTensorType, number> = { f32: 0, f16: 1, q8_0: 7 };

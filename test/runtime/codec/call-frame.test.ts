@@ -15,9 +15,9 @@ import { describe, expect, it } from "vitest";
 import { forgedModelFile, tokenizerFiles } from "../../../bench/forge/real-tokenizers.js";
 import { probeCallFrame } from "../../../runtime/codec/call-frame.js";
 import { chooseCodec, CodecUnavailableError } from "../../../runtime/codec/choose-codec.js";
-import { llamaModelPort } from "../../../runtime/model/llama/load-model.js";
-import { openModel } from "../../../runtime/model/llama/open-model.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
+import { openModel } from "../../../runtime/backends/llama/open-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { testLlama } from "../../helpers/llama.js";
 
 /** A renderer whose "tokens" are code points: every text is writable, so the frame is the wrapper's alone. */

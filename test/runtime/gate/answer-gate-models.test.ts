@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { askFreshness, askVerdict } from "../../../runtime/gate/judge.js";
 import { FRESHNESS_SCHEMA, VERDICT_SCHEMA } from "../../../runtime/gate/judgement-schemas.js";
-import { llamaModelPort } from "../../../runtime/model/llama/load-model.js";
-import { openModel } from "../../../runtime/model/llama/open-model.js";
+import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
+import { openModel } from "../../../runtime/backends/llama/open-model.js";
 import { validateAgainst } from "../../../schemas/validator-cache.js";
 import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../../helpers/fixture.js";
 import { testLlama } from "../../helpers/llama.js";

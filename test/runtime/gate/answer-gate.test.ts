@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { WEATHER_TASK, weatherTools } from "../../../demos/weather-tools.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 
 const final = (answer: string) => ({ thought: "", call: { tool: "FinalAnswer", answer } });
 const weather = (city: string) => ({ thought: "", call: { tool: "CityWeather", args: { city } } });
 const DEFERRAL = "I can look up the current weather for you if you'd like.";
 const grammarHasFinal = (gbnf: string) => gbnf.includes('\\"FinalAnswer\\"');
 /** The agent's step requests, without the gate's judgement calls. */
-const steps = (model: ReturnType<typeof scriptedModel>) => model.requests.filter((request) => request.context.judgement === undefined);
+const steps = (model: ReturnType<typeof scriptedModel>) => model.requests.filter((request) => request.purpose?.kind !== "judgement");
 
 describe("the answer gate with the scripted model", () => {
   it("catches a deferral: the draft is not appended, the nudge is, and the next grammar has no FinalAnswer", async () => {

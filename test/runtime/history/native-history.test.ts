@@ -2,7 +2,7 @@ import { ChatMLChatWrapper, Llama2ChatWrapper, Llama3_1ChatWrapper, QwenChatWrap
 import { describe, expect, it } from "vitest";
 import { WEATHER_TASK, weatherTools } from "../../../demos/weather-tools.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 
 const steps = [
   { thought: "Paris first.", call: { tool: "CityWeather", args: { city: "Paris" } } },

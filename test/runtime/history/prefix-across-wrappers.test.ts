@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { WEATHER_TASK, weatherTools } from "../../../demos/weather-tools.js";
 import { renderHistory } from "../../../runtime/history/render-history.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { rewritableTail } from "../../helpers/guard-invariants.js";
 
 /** A Jinja template node-llama-cpp does not recognise, so it falls back to rendering it as given. */

@@ -2,9 +2,9 @@ import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { weatherTools, WEATHER_TASK } from "../../../demos/weather-tools.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
-import { llamaModelPort } from "../../../runtime/model/llama/load-model.js";
-import { openModel } from "../../../runtime/model/llama/open-model.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
+import { openModel } from "../../../runtime/backends/llama/open-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { defineTool } from "../../../runtime/tools/define-tool.js";
 import { shortestText } from "../../../schemas/gbnf-match/shortest-text.js";
 import { testLlama } from "../../helpers/llama.js";
@@ -46,7 +46,7 @@ describe("the step budget is what the context has left", () => {
     const [first, second] = model.requests;
     expect(first!.maxTokens).toBe(contextSize - first!.prompt.length - RESERVE);
     // After the call and its result the room is below a step plus the final's reserve: FinalAnswer alone, with all the room.
-    expect(second!.context.visible).toEqual({ tools: [], final: true });
+    expect(second!.purpose).toMatchObject({ kind: "step", visible: { tools: [], final: true } });
     expect(second!.maxTokens).toBe(contextSize - second!.prompt.length);
     expect(result.turns[1]!.guards).toContainEqual({ guard: "G8", kind: "force-final", reason: "the context has room for one more step" });
     // Its free text is capped to that room: the shortest step plus the longest thought and answer the grammar allows fit.
@@ -78,7 +78,7 @@ describe("the step budget is what the context has left", () => {
     expect(shown).toMatch(/…\[truncated \d+ more characters\]$/);
     expect(shown.length).toBeLessThan(JSON.stringify({ text: "word ".repeat(400) }).length);
     // The forced final that follows has its room (the reserve, less its own note).
-    expect(model.requests[1]!.context.visible).toEqual({ tools: [], final: true });
+    expect(model.requests[1]!.purpose).toMatchObject({ kind: "step", visible: { tools: [], final: true } });
     expect(result).toMatchObject({ status: "answered", answer: "The report repeats one word." });
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { weatherTools, WEATHER_TASK } from "../../../demos/weather-tools.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
 import type { RunEvent } from "../../../runtime/loop/run-types.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { defineTool, type Tool } from "../../../runtime/tools/define-tool.js";
 import { UnsupportedSchemaError } from "../../../schemas/unsupported-schema-error.js";
 

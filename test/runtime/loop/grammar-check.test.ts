@@ -2,10 +2,10 @@ import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { weatherTools } from "../../../demos/weather-tools.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
-import { GrammarRejectedError } from "../../../runtime/model/llama/llama-grammar-cache.js";
-import { llamaModelPort } from "../../../runtime/model/llama/load-model.js";
-import { openModel } from "../../../runtime/model/llama/open-model.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { GrammarRejectedError } from "../../../runtime/engine/model-errors.js";
+import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
+import { openModel } from "../../../runtime/backends/llama/open-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { defineTool } from "../../../runtime/tools/define-tool.js";
 import { testLlama } from "../../helpers/llama.js";
 

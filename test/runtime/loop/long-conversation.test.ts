@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { weatherTools } from "../../../demos/weather-tools.js";
 import { createAgentSession } from "../../../runtime/loop/agent-session.js";
 import type { RunResult } from "../../../runtime/loop/run-types.js";
-import { llamaModelPort } from "../../../runtime/model/llama/load-model.js";
-import { openModel } from "../../../runtime/model/llama/open-model.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
+import { openModel } from "../../../runtime/backends/llama/open-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { testLlama } from "../../helpers/llama.js";
 
 const call = (tool: string, args: unknown) => ({ thought: "", call: { tool, args } });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { WEATHER_TASK, weatherTools } from "../../../demos/weather-tools.js";
-import { llamaModelPort } from "../../../runtime/model/llama/load-model.js";
-import { openModel } from "../../../runtime/model/llama/open-model.js";
+import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
+import { openModel } from "../../../runtime/backends/llama/open-model.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
 import type { RunResult } from "../../../runtime/loop/run-types.js";
 import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../../helpers/fixture.js";

@@ -6,7 +6,7 @@ import { PROFILES } from "../../../guards/profiles.js";
 import { runAgent as runGuarded } from "../../../runtime/loop/run-agent.js";
 import type { RunAgentOptions } from "../../../runtime/loop/run-config.js";
 import type { RunEvent } from "../../../runtime/loop/run-types.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { TRUNCATION_MARKER } from "../../../runtime/tools/tool-observation.js";
 
 /** These tests pin the loop itself: thought on, every guard off (the guards have their own tests). */

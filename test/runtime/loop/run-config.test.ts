@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { calculator } from "../../../demos/weather-tools.js";
 import { PROFILES } from "../../../guards/profiles.js";
 import { RUN_DEFAULTS, resolveRunConfig } from "../../../runtime/loop/run-config.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 
 const base = () => ({ model: scriptedModel([]), tools: [calculator], task: "t" });
 

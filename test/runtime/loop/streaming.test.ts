@@ -3,9 +3,9 @@ import { WEATHER_TASK, weatherTools } from "../../../demos/weather-tools.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
 import type { RunEvent } from "../../../runtime/loop/run-types.js";
 import { StepTextStream, type StepField } from "../../../runtime/loop/step-text-stream.js";
-import { llamaModelPort } from "../../../runtime/model/llama/load-model.js";
-import { openModel } from "../../../runtime/model/llama/open-model.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
+import { openModel } from "../../../runtime/backends/llama/open-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { testLlama } from "../../helpers/llama.js";
 
 function streamed(pieces: string[]): Array<[StepField, string]> {

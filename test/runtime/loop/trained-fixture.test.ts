@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CITIES, WEATHER_TASK, weatherTools } from "../../../demos/weather-tools.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
 import type { RunResult } from "../../../runtime/loop/run-types.js";
-import { llamaModelPort, type LlamaModelPort } from "../../../runtime/model/llama/load-model.js";
-import { openModel } from "../../../runtime/model/llama/open-model.js";
+import { llamaModelPort, type LlamaModelPort } from "../../../runtime/backends/llama/load-model.js";
+import { openModel } from "../../../runtime/backends/llama/open-model.js";
 import { hasTrainedFixture, TRAINED_FIXTURE } from "../../helpers/fixture.js";
 import { testLlama } from "../../helpers/llama.js";
 

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { cityWeather } from "../../../demos/weather-tools.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { closestKey } from "../../../runtime/tools/check-tool-definition.js";
 import { defineTool, type Tool } from "../../../runtime/tools/define-tool.js";
 import { ToolDefinitionError } from "../../../runtime/tools/tool-definition-error.js";

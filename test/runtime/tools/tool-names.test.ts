@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
-import { scriptedModel } from "../../../runtime/model/scripted/scripted-model.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { defineTool } from "../../../runtime/tools/define-tool.js";
 import { modelFacingName } from "../../../runtime/tools/tool-names.js";
 import { ToolRegistry } from "../../../runtime/tools/tool-registry.js";

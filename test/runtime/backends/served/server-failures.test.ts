@@ -1,0 +1,197 @@
+import type { ServerResponse } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { connectServer, runAgent, ServerError, ServerTrustError, ServerVocabularyError, type RemoteModelPort } from "../../../../index.js";
+import { tinyModelFile } from "../../../../runtime/gguf/forge/tiny-model-file.js";
+import { freePort } from "../../../../runtime/backends/served/llama-server-process.js";
+import { weatherTools } from "../../../../demos/weather-tools.js";
+import { startFakeServer, type FakeServer, type FakeServerOptions } from "../../../helpers/fake-llama-server.js";
+
+/**
+ * What a server can do wrong, each ending in a typed error at connect or a
+ * failed run, never a hang: every case here is bounded by a short timeout.
+ */
+const vocabulary = await tinyModelFile(1);
+const opened: Array<FakeServer | RemoteModelPort> = [];
+afterEach(async () => {
+  for (const thing of opened.splice(0)) await ("close" in thing ? thing.close() : thing.dispose());
+});
+
+async function fake(options: Partial<FakeServerOptions> = {}): Promise<FakeServer> {
+  const server = await startFakeServer({ vocabulary, ...options });
+  opened.push(server);
+  return server;
+}
+async function connect(url: string, options: Parameters<typeof connectServer>[1] = {}): Promise<RemoteModelPort> {
+  const model = await connectServer(url, { connectMs: 1000, answerMs: 1000, idleMs: 500, ...options });
+  opened.push(model);
+  return model;
+}
+const rejection = (promise: Promise<unknown>) => promise.then(() => expect.unreachable("it connected"), (error: unknown) => error);
+const STEP = JSON.stringify({ thought: "done", call: { tool: "FinalAnswer", answer: "It is sunny." } });
+const streamed = (path: string, body: Record<string, unknown>) => path === "/completion" && body.stream === true;
+
+describe("connecting to a server", () => {
+  it("a URL where nothing listens is a ServerError (unreachable), at once", async () => {
+    const started = performance.now();
+    const error = await rejection(connectServer(`http://127.0.0.1:${await freePort()}`));
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as ServerError).kind).toBe("unreachable");
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it("a server that never answers is a ServerError (timeout) within the connect limit", async () => {
+    const server = await fake({ override: () => true /* never answers */ });
+    const started = performance.now();
+    const error = await rejection(connectServer(server.url, { connectMs: 300 }));
+    expect((error as ServerError).kind).toBe("timeout");
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it("a server that answers garbage is a ServerError (protocol)", async () => {
+    const server = await fake({ override: (_path, _body, response) => (response.end("<html>hello</html>"), true) });
+    const error = await rejection(connect(server.url));
+    expect((error as ServerError).kind).toBe("protocol");
+  });
+
+  it("a server that samples under a malformed grammar (fails open) is refused", async () => {
+    const server = await fake({
+      override: (path, body, response) => {
+        if (path !== "/completion" || body.stream) return false;
+        response.end(JSON.stringify({ content: "free text", stop: true }));
+        return true;
+      },
+    });
+    const error = await rejection(connect(server.url));
+    expect(error).toBeInstanceOf(ServerTrustError);
+    expect((error as ServerTrustError).check).toBe("rejects-invalid-grammar");
+  });
+
+  it("a server that rejects a malformed grammar but does not obey a valid one is refused", async () => {
+    const server = await fake({
+      override: (path, body, response) => {
+        if (path !== "/completion" || !/^root ::= "narrowgauge-ok"$/.test(String(body.grammar))) return false;
+        response.end(JSON.stringify({ content: "narrowgauge-ok and more", stop: true }));
+        return true;
+      },
+    });
+    expect(((await rejection(connect(server.url))) as ServerTrustError).check).toBe("obeys-grammar");
+  });
+
+  it("a server whose tokenizer disagrees with the client's copy is refused", async () => {
+    const server = await fake({ override: (path, _body, response) => path === "/tokenize" && (response.end(JSON.stringify({ tokens: [1, 2, 3] })), true) });
+    expect(((await rejection(connect(server.url))) as ServerTrustError).check).toBe("tokenizer");
+  });
+
+  it("a server whose slots cannot hold a step is refused", async () => {
+    const server = await fake({ slotContext: 256 });
+    const error = (await rejection(connect(server.url))) as ServerTrustError;
+    expect(error.check).toBe("context");
+    expect(error.message).toMatch(/256 tokens/);
+  });
+
+  it("a model the client has no copy of is a ServerVocabularyError that says what to pass", async () => {
+    const server = await fake({ override: (path, _body, response) => path === "/props" && (response.end(JSON.stringify({ total_slots: 1, model_path: "/elsewhere/model.gguf", default_generation_settings: { n_ctx: 4096 } })), true) });
+    const error = await rejection(connect(server.url));
+    expect(error).toBeInstanceOf(ServerVocabularyError);
+    expect((error as Error).message).toMatch(/vocabulary/);
+  });
+});
+
+describe("the HTTP client", () => {
+  it("waits answerMs, not idleMs, for a stream's first event (a long prompt evaluated after the headers)", async () => {
+    const { createServer } = await import("node:http");
+    const { streamJson } = await import("../../../../runtime/backends/served/server-http.js");
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.flushHeaders();
+      setTimeout(() => response.end(`data: ${JSON.stringify({ content: "x", stop: true })}\n\n`), 600);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const events = [];
+      for await (const event of streamJson(url, "/completion", {}, { answerMs: 3000, idleMs: 200 })) {
+        events.push(event);
+        if (event.stop) break;
+      }
+      expect(events).toEqual([{ content: "x", stop: true }]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("sends a request again, once, when a kept-alive connection turns out closed (what llama-server's HTTP library does)", async () => {
+    const { createServer } = await import("node:net");
+    const { requestJson } = await import("../../../../runtime/backends/served/server-http.js");
+    // Answers the first request on each connection, keeps it open, and drops the connection at the second.
+    const server = createServer((socket) => {
+      let served = 0;
+      socket.on("data", (chunk) => {
+        if (!chunk.toString().includes("\r\n\r\n")) return;
+        if (served++ > 0) return socket.destroy();
+        const body = JSON.stringify({ ok: served });
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: keep-alive\r\n\r\n${body}`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      for (let request = 0; request < 3; request++) expect(await requestJson(url, "/props", undefined, { answerMs: 2000 })).toEqual({ ok: 1 });
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("a run on a server that fails", () => {
+  const task = "What's the weather in Paris?";
+  const run = (model: RemoteModelPort) => runAgent({ model, tools: weatherTools, task, profile: "none", maxTurns: 2 });
+
+  it("a well-behaved server's step is taken like any model's", async () => {
+    const model = await connect((await fake({ step: STEP })).url);
+    const result = await run(model);
+    expect(result.status).toBe("answered");
+    expect(result.answer).toBe("It is sunny.");
+    expect(result.turns[0]!.generatedTokens).toBe(STEP.length);
+  });
+
+  const failures: Array<[string, (response: ServerResponse) => void, RegExp]> = [
+    ["stalls mid-step (idle timeout)", (response) => (response.writeHead(200), response.write(`data: ${JSON.stringify({ content: "{", tokens: [1], stop: false })}\n\n`)), /timeout/],
+    ["streams garbage", (response) => (response.writeHead(200), response.end("data: {not json\n\n")), /protocol/],
+    ["reports an error event mid-stream", (response) => (response.writeHead(200), response.end(`data: ${JSON.stringify({ error: { code: 500, message: "output does not match" } })}\n\n`)), /HTTP 500.*does not match/],
+    ["answers HTTP 500", (response) => (response.writeHead(500, { "content-type": "application/json" }), response.end(JSON.stringify({ error: { message: "boom" } }))), /HTTP 500.*boom/],
+    ["closes the connection mid-step", (response) => (response.writeHead(200), response.write(`data: ${JSON.stringify({ content: "{", tokens: [1], stop: false })}\n\n`), setTimeout(() => response.socket?.destroy(), 50)), /connection-lost/],
+    ["ends the stream without a final event", (response) => (response.writeHead(200), response.end(`data: ${JSON.stringify({ content: "{", tokens: [1], stop: false })}\n\n`)), /connection-lost|protocol/],
+  ];
+  for (const [name, behave, message] of failures) {
+    it(`a server that ${name} fails the run with server-failed, promptly`, async () => {
+      const server = await fake({ override: (path, body, response) => streamed(path, body) && (behave(response), true) });
+      const model = await connect(server.url);
+      const started = performance.now();
+      const result = await run(model);
+      expect(result.status).toBe("failed");
+      expect(result.reason).toBe("model-error");
+      expect(result.error?.code).toBe("server-failed");
+      expect(result.error?.message).toMatch(message);
+      expect(result.answer).toBeNull();
+      expect(performance.now() - started).toBeLessThan(5000);
+    });
+  }
+
+  it("a server that cannot parse a step's grammar fails the run as grammar-rejected, as in process", async () => {
+    const server = await fake({ override: (path, body, response) => streamed(path, body) && (response.writeHead(400, { "content-type": "application/json" }), response.end(JSON.stringify({ error: { code: 400, message: "failed to parse grammar" } })), true) });
+    const result = await run(await connect(server.url));
+    expect(result.error?.code).toBe("grammar-rejected");
+  });
+
+  it("aborting while the server streams ends the run as aborted at once", async () => {
+    const server = await fake({ override: (path, body, response) => streamed(path, body) && (response.writeHead(200), response.write(`data: ${JSON.stringify({ content: "{", tokens: [1], stop: false })}\n\n`), true) });
+    const model = await connect(server.url, { idleMs: 60_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = performance.now();
+    const result = await runAgent({ model, tools: weatherTools, task, profile: "none", signal: controller.signal });
+    expect(result.status).toBe("aborted");
+    expect(performance.now() - started).toBeLessThan(2500);
+  });
+});
