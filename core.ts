@@ -14,6 +14,7 @@ export { RUN_OPTIONS, SAMPLING_FIELDS } from "./runtime/loop/options/run-options
 export type { FlagShape, OptionDeclaration } from "./runtime/loop/options/option-kinds.js";
 export { NATIVE_STRATEGY, type StepRequest, type TurnStrategy } from "./runtime/loop/turn-strategy.js";
 export { createAgentSession, type AgentSession, type AgentSessionOptions, type AskOptions } from "./runtime/loop/agent-session.js";
+export { MODEL_FAILURE_CODES } from "./runtime/loop/run-types.js";
 export type { AnsweredRun, DroppedExchanges, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord, UnansweredRun } from "./runtime/loop/run-types.js";
 export type { Judgement, Verdict } from "./runtime/gate/judge.js";
 export { DEFAULT_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "./prompts/model-text.js";
@@ -31,7 +32,7 @@ export { chatModelFunctions } from "./runtime/history/documented-functions.js";
 export { modelFacingName } from "./runtime/tools/tool-names.js";
 
 // Models
-export { ModelFileNotFoundError, ModelLoadError } from "./runtime/engine/model-errors.js";
+export { ModelDisposedError, ModelFileNotFoundError, ModelLoadError } from "./runtime/engine/model-errors.js";
 export { GrammarRejectedError } from "./runtime/engine/model-errors.js";
 export type { GenerateRequest, GenerationStopReason, JumpForwardMode, ModelDescription, ModelPort, ModelSession, PortGeneration, ServerFailover } from "./runtime/engine/model-port.js";
 export { ContextOverflowError } from "./runtime/engine/context-overflow.js";
@@ -56,6 +57,7 @@ export { compileGbnf, type GbnfCompileOptions } from "./schemas/gbnf-compiler.js
 export { KEYWORD_DEFINITIONS, KEYWORD_SUPPORT, type KeywordDefinition, type KeywordSupport } from "./schemas/keyword-support.js";
 export { UnsupportedSchemaError } from "./schemas/unsupported-schema-error.js";
 export { NarrowgaugeError } from "./base/narrowgauge-error.js";
+export { ConfigurationError } from "./base/configuration-error.js";
 
 // Guards: profiles, and writing your own
 export { PROFILES, type GuardProfile, type ProfileName } from "./guards/profiles.js";

@@ -1,8 +1,12 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { RUN_OPTIONS, SAMPLING_FIELDS, type OpenModelOptions, type OptionDeclaration, type RunAgentOptions } from "../index.js";
+import { NarrowgaugeError, RUN_OPTIONS, SAMPLING_FIELDS, type OpenModelOptions, type OptionDeclaration, type RunAgentOptions } from "../index.js";
 
 /** A usage error: the CLI exits with code 2. */
-export class UsageError extends Error {}
+/** The command line was used wrongly: a flag or an argument that cannot mean anything. */
+export class UsageError extends NarrowgaugeError {
+  readonly code = "usage";
+  readonly endsRun = true;
+}
 
 const integer = (min: number) => (text: string) => {
   const value = Number(text);

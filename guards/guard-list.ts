@@ -10,6 +10,7 @@ import { lastTurnGuard } from "./g8-forced-final.js";
 import { stallGuard } from "./g9-stall.js";
 import { GUARD_STAGES, guardIsOn, type Guard } from "./guard.js";
 import type { GuardProfile } from "./profiles.js";
+import { ConfigurationError } from "../base/configuration-error.js";
 
 /**
  * Every built-in guard, in the order it runs: remove tools (A5, G3), narrow
@@ -39,8 +40,8 @@ const stageIndex = (guard: Guard) => GUARD_STAGES.indexOf(guard.stage);
 export function guardPipeline(profile: GuardProfile, extra: readonly Guard[] = []): Guard[] {
   const ids = new Set<string>();
   for (const guard of [...BUILT_IN_GUARDS, ...extra]) {
-    if (ids.has(guard.id)) throw new RangeError(`two guards share the id ${JSON.stringify(guard.id)}`);
-    if (!GUARD_STAGES.includes(guard.stage)) throw new RangeError(`guard ${guard.id}: unknown stage ${JSON.stringify(guard.stage)}`);
+    if (ids.has(guard.id)) throw new ConfigurationError("guards", `two guards share the id ${JSON.stringify(guard.id)}`);
+    if (!GUARD_STAGES.includes(guard.stage)) throw new ConfigurationError("guards", `guard ${guard.id}: unknown stage ${JSON.stringify(guard.stage)}`);
     ids.add(guard.id);
   }
   // A stable sort by stage keeps the built-in order and puts each extra guard after its stage's built-in ones.

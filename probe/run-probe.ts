@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { GgufFileType, type LlamaModel } from "node-llama-cpp";
-import { runAgent, type CodecName, type LlamaModelPort, type ProfileName, type RemoteModelPort, type RunEvent, type RunResult } from "../index.js";
+import { ConfigurationError, runAgent, type CodecName, type LlamaModelPort, type ProfileName, type RemoteModelPort, type RunEvent, type RunResult } from "../index.js";
 import { ARCHITECTURE_A_STRATEGY } from "./architecture-a.js";
 import { runPeerBaseline } from "./peer-baseline.js";
 import { toolsFor } from "./probe-tools.js";
@@ -68,7 +68,7 @@ export async function runScenario(
   let result: RunResult;
   let inventedToolNames: string[] = [];
   if (arch === "P") {
-    if (!("opened" in model)) throw new RangeError("architecture P runs node-llama-cpp's own loop, which needs the model in this process, not on a server");
+    if (!("opened" in model)) throw new ConfigurationError("arch", "architecture P runs node-llama-cpp's own loop, which needs the model in this process, not on a server");
     // The peer loop has no notion of a switched-off tool: it is simply not given one.
     const tools = toolsFor(scenario).filter((tool) => !scenario.disabled?.includes(tool.name as never));
     ({ result, inventedToolNames } = await runPeerBaseline({ ...common, model, tools }));

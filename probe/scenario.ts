@@ -39,6 +39,7 @@ export type Scenario = Static<typeof ScenarioSchema>;
 
 export class ScenarioFileError extends NarrowgaugeError {
   readonly code = "scenario-file";
+  readonly endsRun = true;
   constructor(readonly path: string, readonly reason: string) {
     super(`scenario ${path}: ${reason}`);
   }

@@ -6,6 +6,7 @@ import { emitType } from "./keywords/type-keyword.js";
 import { emitUnion } from "./keywords/union-keywords.js";
 import { emitConst, emitEnum } from "./keywords/value-keywords.js";
 import { UnsupportedSchemaError } from "./unsupported-schema-error.js";
+import { ConfigurationError } from "../base/configuration-error.js";
 
 export { GBNF_REPETITION_LIMIT };
 
@@ -40,10 +41,10 @@ class Compiler implements EmitContext {
     this.defaultMaxLength = options.defaultMaxLength ?? 256;
     this.defaultMaxItems = options.defaultMaxItems ?? 16;
     this.layout = JSON_LAYOUTS[options.layout ?? "compact"];
-    if (!this.layout) throw new RangeError(`layout must be "compact" or "spaced": ${String(options.layout)}`);
+    if (!this.layout) throw new ConfigurationError("layout", `layout must be "compact" or "spaced": ${String(options.layout)}`);
     for (const [option, value] of [["defaultMaxLength", this.defaultMaxLength], ["defaultMaxItems", this.defaultMaxItems]] as const) {
       if (!Number.isInteger(value) || value < 0 || value > GBNF_REPETITION_LIMIT) {
-        throw new RangeError(`${option} must be an integer in [0, ${GBNF_REPETITION_LIMIT}]: ${value}`);
+        throw new ConfigurationError(option, `${option} must be an integer in [0, ${GBNF_REPETITION_LIMIT}]: ${value}`);
       }
     }
   }

@@ -68,6 +68,7 @@ export type Step<Tools extends readonly ToolSchemaSpec[] = readonly ToolSchemaSp
 /** The view a turn was asked to build allows no action at all: a guard bug, never a model error. */
 export class EmptyStepError extends NarrowgaugeError {
   readonly code = "empty-step";
+  readonly endsRun = true;
   constructor() {
     super("no tool is visible and FinalAnswer is hidden: the step would admit nothing");
   }
@@ -75,6 +76,7 @@ export class EmptyStepError extends NarrowgaugeError {
 
 export class ToolNameError extends NarrowgaugeError {
   readonly code = "tool-name";
+  readonly endsRun = true;
   constructor(readonly toolName: string, readonly reason: string) {
     super(`tool name ${JSON.stringify(toolName)}: ${reason}`);
   }

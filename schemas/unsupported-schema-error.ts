@@ -9,6 +9,7 @@ import { NarrowgaugeError } from "../base/narrowgauge-error.js";
  */
 export class UnsupportedSchemaError extends NarrowgaugeError {
   readonly code = "unsupported-schema";
+  readonly endsRun = true;
 
   constructor(
     /** The offending keyword, e.g. "allOf" or "maxLength". */

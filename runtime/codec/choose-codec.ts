@@ -3,12 +3,13 @@ import { probeCallFrame, type FrameProbe } from "./call-frame.js";
 import { JSON_CODEC, JSON_V1_CODEC } from "./json-step-codec.js";
 import { nativeCallCodec } from "./native-call-codec.js";
 import type { CodecName, StepCodec } from "./step-codec.js";
+import { ConfigurationError } from "../../base/configuration-error.js";
 
 /** A codec was asked for that this model's chat format cannot write. */
-export class CodecUnavailableError extends RangeError {
-  readonly code = "codec-unavailable";
+export class CodecUnavailableError extends ConfigurationError {
+  override readonly code = "codec-unavailable";
   constructor(readonly codec: CodecName, readonly wrapper: string, readonly reason: string) {
-    super(`codec "${codec}" is not available for the ${wrapper} chat format: ${reason}`);
+    super("codec", `codec "${codec}" is not available for the ${wrapper} chat format: ${reason}`);
   }
 }
 

@@ -10,6 +10,7 @@ import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
  */
 export class ContextOverflowError extends NarrowgaugeError {
   readonly code = "context-overflow";
+  readonly endsRun = true;
   constructor(readonly promptTokens: number, readonly maxTokens: number, readonly contextSize: number, readonly shortestStep?: number) {
     super(
       shortestStep === undefined

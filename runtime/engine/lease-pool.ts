@@ -3,6 +3,7 @@ import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 /** The caller's signal fired while it waited for a free sequence or server slot. */
 export class LeaseWaitAbortedError extends NarrowgaugeError {
   readonly code = "aborted";
+  readonly endsRun = true;
   constructor(what: string) {
     super(`aborted while waiting for a free ${what}`);
   }

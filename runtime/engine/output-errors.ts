@@ -5,9 +5,11 @@ import type { GenerationStopReason } from "./model-port.js";
 /**
  * Why sampled text did not yield a value of its schema. Returned (never
  * thrown) by parseGeneration; each carries the raw text and the stop reason
- * so a trace shows exactly what the model produced.
+ * so a trace shows exactly what the model produced. Fed back: the model is
+ * told, and the run goes on (an abort excepted).
  */
 export abstract class OutputError extends NarrowgaugeError {
+  readonly endsRun: boolean = false;
   constructor(
     message: string,
     readonly raw: string,
@@ -28,6 +30,7 @@ export class TruncatedOutputError extends OutputError {
 /** The generation was aborted by the caller's signal. */
 export class AbortedOutputError extends OutputError {
   readonly code = "aborted-output";
+  override readonly endsRun = true;
   constructor(raw: string) {
     super("generation aborted", raw, "aborted");
   }

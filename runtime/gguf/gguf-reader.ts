@@ -1,3 +1,4 @@
+import { GgufFormatError } from "./gguf-format-error.js";
 import type { GgufFile, GgufTensor, GgufValue } from "./gguf-writer.js";
 
 /**
@@ -5,8 +6,9 @@ import type { GgufFile, GgufTensor, GgufValue } from "./gguf-writer.js";
  * metadata of its value types, and F32 tensors (F16 too), back into the
  * writer's own form, so a model can be rewritten with other tensor types
  * (quantized) and otherwise byte for byte the same metadata. Anything else
- * (another value type, a quantized tensor) is refused with a RangeError
- * naming it: this is not a general GGUF reader.
+ * (another value type, a quantized tensor) is refused with a
+ * GgufFormatError naming it: this is not a general GGUF reader. A file that
+ * ends inside what is read is a GgufFormatError marked `truncated`.
  */
 
 const VALUE_TYPES: Record<number, "uint32" | "int32" | "float32" | "bool" | "string" | "array"> = { 4: "uint32", 5: "int32", 6: "float32", 7: "bool", 8: "string", 9: "array" };
@@ -17,33 +19,48 @@ class ByteSource {
   constructor(private readonly bytes: Uint8Array) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
+  /** Throws unless `count` more bytes are there. */
+  private need(count: number): void {
+    if (this.offset + count > this.bytes.byteLength) throw new GgufFormatError(`the file ends at byte ${this.bytes.byteLength}, inside what is read`, true);
+  }
   u32(): number {
+    this.need(4);
     const value = this.view.getUint32(this.offset, true);
     this.offset += 4;
     return value;
   }
   i32(): number {
+    this.need(4);
     const value = this.view.getInt32(this.offset, true);
     this.offset += 4;
     return value;
   }
   u64(): number {
+    this.need(8);
     const value = this.view.getBigUint64(this.offset, true);
     this.offset += 8;
-    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`a 64-bit count past 2^53 at byte ${this.offset - 8}`);
+    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new GgufFormatError(`a 64-bit count past 2^53 at byte ${this.offset - 8}`);
     return Number(value);
   }
   f32(): number {
+    this.need(4);
     const value = this.view.getFloat32(this.offset, true);
     this.offset += 4;
     return value;
   }
   u8(): number {
+    this.need(1);
     return this.bytes[this.offset++]!;
   }
   string(): string {
     const length = this.u64();
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(this.bytes.subarray(this.offset, this.offset + length));
+    this.need(length);
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(this.bytes.subarray(this.offset, this.offset + length));
+    } catch (error) {
+      throw new GgufFormatError(`a string at byte ${this.offset} is not UTF-8`, false, { cause: error });
+    }
     this.offset += length;
     return text;
   }
@@ -68,10 +85,10 @@ function readValue(source: ByteSource, typeId: number, key: string): GgufValue {
       if (itemType === "string") return { type, itemType, values: Array.from({ length }, () => source.string()) };
       if (itemType === "int32") return { type, itemType, values: Array.from({ length }, () => source.i32()) };
       if (itemType === "float32") return { type, itemType, values: Array.from({ length }, () => source.f32()) };
-      throw new RangeError(`${key}: arrays of ${itemType ?? "this type"} are not read`);
+      throw new GgufFormatError(`${key}: arrays of ${itemType ?? "this type"} are not read`);
     }
     default:
-      throw new RangeError(`${key}: GGUF value type ${typeId} is not read`);
+      throw new GgufFormatError(`${key}: GGUF value type ${typeId} is not read`);
   }
 }
 
@@ -88,9 +105,9 @@ function fromHalf(bits: number): number {
 }
 
 function readHeader(source: ByteSource): { tensorCount: number; metadata: Array<readonly [string, GgufValue]>; alignment: number } {
-  if (source.u32() !== 0x46554747) throw new RangeError("not a GGUF file (bad magic)");
+  if (source.u32() !== 0x46554747) throw new GgufFormatError("not a GGUF file (bad magic)");
   const version = source.u32();
-  if (version !== 3) throw new RangeError(`GGUF version ${version}; only version 3 is read`);
+  if (version !== 3) throw new GgufFormatError(`GGUF version ${version}; only version 3 is read`);
   const tensorCount = source.u64();
   const keyCount = source.u64();
   const metadata: Array<readonly [string, GgufValue]> = [];
@@ -130,7 +147,7 @@ export function readGguf(bytes: Uint8Array): GgufFile {
   const { tensorCount, metadata, alignment } = readHeader(source);
   const infos = readTensorInfos(source, tensorCount).map(({ name, dims, typeId, offset }) => {
     const type = TENSOR_TYPES[typeId];
-    if (!type) throw new RangeError(`tensor ${name}: ggml type ${typeId} is not read (F32 and F16 only)`);
+    if (!type) throw new GgufFormatError(`tensor ${name}: ggml type ${typeId} is not read (F32 and F16 only)`);
     return { name, dims, offset, ...type };
   });
   const dataStart = Math.ceil(source.offset / alignment) * alignment;
@@ -138,7 +155,7 @@ export function readGguf(bytes: Uint8Array): GgufFile {
   const tensors: GgufTensor[] = infos.map((info) => {
     const count = info.dims.reduce((product, dim) => product * dim, 1);
     const start = dataStart + info.offset;
-    if (start + count * info.bytes > bytes.byteLength) throw new RangeError(`tensor ${info.name} runs past the end of the file`);
+    if (start + count * info.bytes > bytes.byteLength) throw new GgufFormatError(`tensor ${info.name} runs past the end of the file`, true);
     const data = new Float32Array(count);
     for (let index = 0; index < count; index++) {
       data[index] = info.type === "f32" ? view.getFloat32(start + index * 4, true) : fromHalf(view.getUint16(start + index * 2, true));

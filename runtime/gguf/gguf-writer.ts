@@ -1,3 +1,5 @@
+import { GgufFormatError } from "./gguf-format-error.js";
+
 /**
  * A minimal GGUF (version 3) writer: metadata key/values and F32, F16 or
  * Q8_0 tensors. Format reference: ggml's docs/gguf.md. Only what narrowgauge's
@@ -131,11 +133,11 @@ function writeValue(sink: ByteSink, value: GgufValue): void {
 function elementCount(tensor: GgufTensor): number {
   const elements = tensor.dims.reduce((product, dim) => product * dim, 1);
   if (elements !== tensor.data.length) {
-    throw new RangeError(
+    throw new GgufFormatError(
       `tensor ${tensor.name}: dims ${tensor.dims.join("x")} need ${elements} values, got ${tensor.data.length}`,
     );
   }
-  if (tensor.type === "q8_0" && tensor.dims[0]! % Q8_BLOCK !== 0) throw new RangeError(`tensor ${tensor.name}: Q8_0 needs rows of a multiple of ${Q8_BLOCK} values, got ${tensor.dims[0]}`);
+  if (tensor.type === "q8_0" && tensor.dims[0]! % Q8_BLOCK !== 0) throw new GgufFormatError(`tensor ${tensor.name}: Q8_0 needs rows of a multiple of ${Q8_BLOCK} values, got ${tensor.dims[0]}`);
   return elements;
 }
 

@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../../base/configuration-error.js";
 /**
  * A small deterministic PRNG (mulberry32) with a Gaussian helper.
  * The tiny model's weights must be a pure function of its seed, on every
@@ -9,7 +10,7 @@ export class SeededRandom {
 
   constructor(seed: number) {
     if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
-      throw new RangeError(`seed must be an integer in [0, 2^32): ${seed}`);
+      throw new ConfigurationError("seed", `seed must be an integer in [0, 2^32): ${seed}`);
     }
     // Mix the seed so that neighbouring seeds give unrelated streams.
     this.state = (seed ^ 0x9e3779b9) >>> 0;

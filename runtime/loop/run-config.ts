@@ -9,6 +9,7 @@ import { resolveDeclared, type ResolvedValue } from "./options/option-kinds.js";
 import { RUN_OPTIONS, type RunAgentOptions } from "./options/run-options.js";
 import type { RunEvent } from "./run-types.js";
 import { NATIVE_STRATEGY, type TurnStrategy } from "./turn-strategy.js";
+import { ConfigurationError } from "../../base/configuration-error.js";
 
 export type { RunAgentOptions };
 
@@ -46,13 +47,13 @@ export const RUN_DEFAULTS = Object.freeze(
 function resolveProfile(option: ProfileName | GuardProfile | undefined, model: ModelPort): { name: ProfileName | "custom"; profile: GuardProfile } {
   if (typeof option === "object" && option !== null) return { name: "custom", profile: option };
   const name = option ?? (model.description.parameters ? profileForParameters(model.description.parameters) : "sub1b");
-  if (!Object.hasOwn(PROFILES, name)) throw new RangeError(`unknown profile ${JSON.stringify(name)}; known: ${Object.keys(PROFILES).join(", ")}`);
+  if (!Object.hasOwn(PROFILES, name)) throw new ConfigurationError("profile", `unknown profile ${JSON.stringify(name)}; known: ${Object.keys(PROFILES).join(", ")}`);
   return { name, profile: PROFILES[name] };
 }
 
-/** Resolves runAgent's options once. Throws (RangeError) only for options that cannot mean anything; undefined keeps the default. */
+/** Resolves runAgent's options once. Throws (ConfigurationError) only for options that cannot mean anything; undefined keeps the default. */
 export function resolveRunConfig(options: RunAgentOptions): RunConfig {
-  const declared = resolveDeclared(RUN_OPTIONS, options as Record<string, unknown>) as Declared;
+  const declared = resolveDeclared(RUN_OPTIONS, options as Record<string, unknown>, "runAgent") as Declared;
   const { name, profile } = resolveProfile(declared.profile, declared.model);
   const codec = chooseCodec(declared.model, declared.codec);
   return {

@@ -4,9 +4,10 @@ import type { Judgement } from "../gate/judge.js";
 import type { ToolNames } from "../tools/tool-names.js";
 import { eventWithOriginalNames, turnWithOriginalNames } from "./original-names.js";
 import type { RunConfig } from "./run-config.js";
-import type { DroppedExchanges, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord } from "./run-types.js";
+import { MODEL_FAILURE_CODES, type DroppedExchanges, type ModelFailureCode, type RunEndReason, type RunEvent, type RunRecord, type RunResult, type RunStatus, type ToolCallRecord, type TurnRecord } from "./run-types.js";
 import { freshnessOf, toolRequired } from "./tool-requirement.js";
 import type { TurnBuilder } from "./turn-builder.js";
+import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 
 const STATUS: Record<RunEndReason, RunStatus> = {
   "final-answer": "answered",
@@ -17,17 +18,20 @@ const STATUS: Record<RunEndReason, RunStatus> = {
   aborted: "aborted",
 };
 
-const FAILURE_CODES = new Set<string>(["context-overflow", "script-exhausted", "grammar-rejected", "server-failed"]);
-
-/** A model failure as data, its code from the closed set whatever the backend threw. */
+/** A model failure as data, its code from the closed set whatever the backend threw: a NarrowgaugeError's own code where the set has it, else "generation-failed". */
 function modelFailure(error: unknown): { code: ModelFailureCode; message: string } {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && FAILURE_CODES.has(code)) return { code: code as ModelFailureCode, message };
-  // node-llama-cpp's DisposedError (from lifecycle-utils): the model or its context was disposed while the run used it.
-  // Read by class name: node-llama-cpp is loaded lazily, and its error class is not imported here.
-  if (error instanceof Error && error.constructor.name === "DisposedError") return { code: "model-disposed", message };
-  return { code: "generation-failed", message };
+  const message = describeFailure(error);
+  const code = error instanceof NarrowgaugeError ? (MODEL_FAILURE_CODES as readonly string[]).find((known) => known === error.code) : undefined;
+  return { code: (code as ModelFailureCode | undefined) ?? "generation-failed", message };
+}
+
+/** A thrown value's message, whatever was thrown (a port of the user's may reject with anything). */
+function describeFailure(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "the model failed with a value that cannot be printed";
+  }
 }
 
 /**

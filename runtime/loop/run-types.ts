@@ -31,7 +31,8 @@ export type RunEndReason = "final-answer" | "max-turns" | "stalled" | "context-o
  * reached or answered wrongly (killed, timed out, garbage), or the generation
  * failed in the backend (a message says how).
  */
-export type ModelFailureCode = "context-overflow" | "script-exhausted" | "grammar-rejected" | "model-disposed" | "server-failed" | "generation-failed";
+export const MODEL_FAILURE_CODES = ["context-overflow", "script-exhausted", "grammar-rejected", "model-disposed", "server-failed", "generation-failed"] as const;
+export type ModelFailureCode = (typeof MODEL_FAILURE_CODES)[number];
 
 export interface ToolCallRecord {
   name: string;

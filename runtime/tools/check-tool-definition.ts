@@ -1,3 +1,4 @@
+import { closestName } from "../../base/closest-name.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { stringEnumValues, topLevelProperties } from "../../schemas/schema-shapes.js";
 import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
@@ -5,27 +6,6 @@ import { ToolDefinitionError } from "./tool-definition-error.js";
 
 /** Every key a tool definition may have (see ToolDefinition). */
 export const TOOL_KEYS = ["name", "description", "params", "run", "timeoutMs", "subjects", "aliases", "provides", "annotations", "switchedOff"] as const;
-
-/** Edit distance, for "did you mean". */
-function distance(left: string, right: string): number {
-  const row = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= left.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= right.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (left[i - 1]!.toLowerCase() === right[j - 1]!.toLowerCase() ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[right.length]!;
-}
-
-/** The known key an unknown one was most likely meant to be, if any is close. */
-export function closestKey(key: string, known: readonly string[]): string | undefined {
-  const [best] = [...known].sort((left, right) => distance(key, left) - distance(key, right));
-  return best !== undefined && distance(key, best) <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
-}
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
@@ -57,7 +37,7 @@ export function checkToolDefinition(definition: unknown): void {
   if (tool === "(unnamed)") throw new ToolDefinitionError(tool, "name", "must be a non-empty string");
   for (const key of Object.keys(definition)) {
     if ((TOOL_KEYS as readonly string[]).includes(key)) continue;
-    const suggestion = closestKey(key, TOOL_KEYS);
+    const suggestion = closestName(key, TOOL_KEYS);
     throw new ToolDefinitionError(tool, key, `unknown key${suggestion ? `; did you mean "${suggestion}"?` : `; known keys: ${TOOL_KEYS.join(", ")}`}`);
   }
   if (typeof definition.description !== "string") throw new ToolDefinitionError(tool, "description", "must be a string (the model reads it)");

@@ -6,6 +6,7 @@ import type { Tool } from "./define-tool.js";
 /** A tools module could not be loaded, or exports no tools. */
 export class ToolsModuleError extends NarrowgaugeError {
   readonly code = "tools-module";
+  readonly endsRun = true;
   constructor(readonly path: string, readonly reason: string, options?: { cause?: unknown }) {
     super(`cannot load tools from ${path}: ${reason}`, options);
   }

@@ -4,6 +4,7 @@ import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 /** An MCP server could not be started or reached. */
 export class McpConnectError extends NarrowgaugeError {
   readonly code = "mcp-connect";
+  readonly endsRun = true;
   constructor(readonly server: string, reason: string, options?: { cause?: unknown }) {
     super(`cannot connect to the MCP server ${server}: ${reason}`, options);
   }

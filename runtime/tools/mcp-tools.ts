@@ -7,6 +7,7 @@ import type { Tool, ToolAnnotations } from "./define-tool.js";
 /** An MCP tool call that came back with `isError: true`: the server's own text, as the tool's failure. */
 export class McpToolError extends NarrowgaugeError {
   readonly code = "mcp-tool-error";
+  readonly endsRun = false;
   constructor(readonly tool: string, readonly text: string) {
     super(text || `${tool} reported an error`);
   }

@@ -7,6 +7,7 @@ import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
  */
 export class ToolDefinitionError extends NarrowgaugeError {
   readonly code = "tool-definition";
+  readonly endsRun = true;
   constructor(
     readonly tool: string,
     /** The field at fault: "params", "subjects", "aliases.quid", or the unknown key itself. */

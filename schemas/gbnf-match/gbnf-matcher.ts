@@ -39,7 +39,7 @@ class Matcher {
 
   /** Pushes `stack` expanded until each top is a character class (or the stack is empty: the grammar may end). */
   private expand(stack: Stack, out: Map<string, Stack>, depth = 0): void {
-    if (depth > 10_000) throw new RangeError("GBNF grammar nests too deeply (left recursion?)");
+    if (depth > 10_000) throw new GbnfSyntaxError("GBNF grammar nests too deeply (left recursion?)", -1);
     const top = stack.at(-1);
     if (top === undefined) {
       out.set("", stack);

@@ -1,3 +1,5 @@
+import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
+
 /**
  * Reads GBNF text into the flat form llama.cpp's grammar engine uses: each
  * rule a list of alternatives, each alternative a run of elements (a
@@ -32,10 +34,12 @@ export interface ParsedGbnf {
   readonly root: number;
 }
 
-export class GbnfSyntaxError extends SyntaxError {
+/** GBNF text the matcher cannot parse, or (offset -1) cannot follow: a rule that nests without end, a character class that admits nothing. */
+export class GbnfSyntaxError extends NarrowgaugeError {
+  readonly code = "gbnf-syntax";
+  readonly endsRun = true;
   constructor(message: string, readonly offset: number) {
-    super(`${message} at offset ${offset}`);
-    this.name = "GbnfSyntaxError";
+    super(offset < 0 ? message : `${message} at offset ${offset}`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { parseGbnf, type CharElement, type ParsedGbnf } from "./parse-gbnf.js";
+import { GbnfSyntaxError, parseGbnf, type CharElement, type ParsedGbnf } from "./parse-gbnf.js";
 
 /** Characters a class stands for when any one will do: plain ones first, so the text tokenizes as ordinary text does. */
 const PLAIN = ["a", "0", " ", "x", "e"].map((char) => char.codePointAt(0)!);
@@ -15,11 +15,11 @@ function someChar(element: CharElement): string {
   if (plain !== undefined) return String.fromCodePoint(plain);
   if (element.negated) {
     for (let code = 0x21; code <= 0x10ffff; code++) if (accepts(code)) return String.fromCodePoint(code);
-    throw new RangeError("a character class that accepts no character");
+    throw new GbnfSyntaxError("a character class that accepts no character", -1);
   }
   for (let i = 0; i < element.ranges.length; i += 2) if (element.ranges[i + 1]! >= 0x20) return String.fromCodePoint(Math.max(element.ranges[i]!, 0x20));
   const code = element.ranges[0];
-  if (code === undefined) throw new RangeError("a character class that accepts no character");
+  if (code === undefined) throw new GbnfSyntaxError("a character class that accepts no character", -1);
   return String.fromCodePoint(code);
 }
 

@@ -5,6 +5,7 @@ import { calculator } from "../../demos/weather-tools.js";
 import { resolveRunConfig } from "../../runtime/loop/run-config.js";
 import { RUN_OPTIONS, SAMPLING_FIELDS } from "../../runtime/loop/options/run-options.js";
 import { scriptedModel } from "../../runtime/backends/scripted/scripted-model.js";
+import { ConfigurationError } from "../../base/configuration-error.js";
 
 const parse = (...args: string[]) => {
   const command = addAgentFlags(new Command("run").exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} }));
@@ -46,6 +47,6 @@ describe("the command line's flags, derived from RUN_OPTIONS", () => {
     ["--top-p", "1.5", { sampling: { topP: 1.5 } }],
   ] as const)("refuses %s %s, as runAgent refuses it", (flag, value, option) => {
     expect(() => parse(flag, value)).toThrow(/must be/);
-    expect(() => resolveRunConfig({ ...base(), ...option })).toThrow(RangeError);
+    expect(() => resolveRunConfig({ ...base(), ...option })).toThrow(ConfigurationError);
   });
 });

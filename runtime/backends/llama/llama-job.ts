@@ -6,6 +6,7 @@ import type { SessionJob } from "../../engine/serial-session.js";
 import { llamaGrammar } from "../../llama-cpp/llama-grammar-cache.js";
 import { llamaEngine } from "./llama-engine.js";
 import type { OpenedModel } from "./open-model.js";
+import { typedDisposal } from "../../llama-cpp/disposed-error.js";
 
 /**
  * One generation on a sequence of a node-llama-cpp context, taking turns
@@ -13,7 +14,8 @@ import type { OpenedModel } from "./open-model.js";
  * when its signal fires (see abortableJob). The grammar is parsed (once per
  * text) before the generation takes its turn; a sequence starting empty
  * loads the prompt cache first, and a generation that evaluated the prompt
- * from nothing stores it there.
+ * from nothing stores it there. A model disposed under the generation is a
+ * ModelDisposedError.
  */
 export function llamaJob(opened: OpenedModel, sequence: LlamaContextSequence, request: GenerateRequest): SessionJob {
   const prompt = request.prompt as Token[];
@@ -24,6 +26,6 @@ export function llamaJob(opened: OpenedModel, sequence: LlamaContextSequence, re
       if (cached && cached.restored === 0 && generation.stopReason !== "aborted") await opened.promptCache!.store(sequence, prompt);
       return generation;
     }),
-  );
+  ).catch(async (error: unknown) => Promise.reject(await typedDisposal(error)));
   return abortableJob(request, work);
 }

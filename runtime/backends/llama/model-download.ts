@@ -6,6 +6,7 @@ import { narrowgaugeCacheDir } from "../../gguf/cache-dir.js";
 /** A model URI could not be resolved or downloaded (offline, unknown repository, interrupted…). */
 export class ModelDownloadError extends NarrowgaugeError {
   readonly code = "model-download-failed";
+  readonly endsRun = true;
   constructor(readonly uri: string, readonly reason: string, cause?: unknown) {
     super(`could not download ${uri}: ${reason}`, { cause });
   }

@@ -6,12 +6,13 @@ import { LeasePool } from "../../engine/lease-pool.js";
 import { vocabularyIndex } from "./vocabulary-index.js";
 import { grammarPieces } from "./grammar-pieces.js";
 import { downloadModel, isModelUri, isServerUrl, type DownloadOptions } from "./model-download.js";
-import { ModelFileNotFoundError, ModelLoadError } from "../../engine/model-errors.js";
+import { ModelDisposedError, ModelFileNotFoundError, ModelLoadError } from "../../engine/model-errors.js";
 import { OneAtATime } from "./one-at-a-time.js";
 import { defaultSequences, defaultThreads } from "./threads.js";
 import { DEFAULT_TINY_MODEL_SEED, tinyModelFile } from "../../gguf/forge/tiny-model-file.js";
 import { demoModelFile } from "./demo-model-file.js";
 import { PromptCache } from "./prompt-cache.js";
+import { ConfigurationError } from "../../../base/configuration-error.js";
 
 /**
  * Where a model comes from: a GGUF path, the built-in tiny model (`"tiny"`
@@ -132,7 +133,7 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
   const { file, builtIn } = await resolveFile(options.source ?? { tiny: DEFAULT_TINY_MODEL_SEED }, options.download);
   const { size } = await stat(file);
   const threads = options.threads ?? defaultThreads(size);
-  if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer: ${threads}`);
+  if (!Number.isInteger(threads) || threads < 1) throw new ConfigurationError("threads", `threads must be a positive integer: ${threads}`);
   const llama = options.llama ?? (await defaultLlama(options.gpu));
 
   let model: LlamaModel;
@@ -144,7 +145,7 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
   }
   try {
     const sequences = options.sequences ?? defaultSequences(size);
-    if (!Number.isInteger(sequences) || sequences < 1) throw new RangeError(`sequences must be a positive integer: ${sequences}`);
+    if (!Number.isInteger(sequences) || sequences < 1) throw new ConfigurationError("sequences", `sequences must be a positive integer: ${sequences}`);
     const cap = Math.min(DEFAULT_CONTEXT_CAP, model.trainContextSize);
     const contextSize = options.contextSize ?? { min: Math.min(MIN_DEFAULT_CONTEXT, cap), max: cap };
     const flashAttention = options.flashAttention ?? defaultFlashAttention(llama);
@@ -164,7 +165,10 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
       context,
       sequences: new LeasePool({
         size: context.totalSequences,
-        create: () => (context.sequencesLeft > 0 ? context.getSequence() : undefined),
+        create: () => {
+          if (context.disposed) throw new ModelDisposedError(new Error("its context is disposed"));
+          return context.sequencesLeft > 0 ? context.getSequence() : undefined;
+        },
         usable: (sequence) => !sequence.disposed,
         what: "context sequence",
       }),

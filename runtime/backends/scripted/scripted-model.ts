@@ -33,6 +33,7 @@ type ScriptedObject<Tools> = Tools extends readonly ToolSchemaSpec[] ? ScriptedS
 /** A scripted step calls a tool the script was not given. */
 export class ScriptedToolError extends NarrowgaugeError {
   readonly code = "scripted-unknown-tool";
+  readonly endsRun = true;
   constructor(readonly tool: string, readonly tools: readonly string[]) {
     super(`unknown tool ${tool}; the tools are ${tools.join(", ")}`);
   }
@@ -40,6 +41,7 @@ export class ScriptedToolError extends NarrowgaugeError {
 
 export class ScriptExhaustedError extends NarrowgaugeError {
   readonly code = "script-exhausted";
+  readonly endsRun = true;
   constructor(readonly turn: number, readonly length: number, readonly kind: "step" | "judgement" = "step") {
     super(`the scripted model has ${length} ${kind} outputs; turn ${turn} asked for one more`);
   }

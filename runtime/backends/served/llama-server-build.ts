@@ -12,6 +12,7 @@ const run = promisify(execFile);
 /** llama-server could not be built (a missing tool, a failed compile or link). */
 export class ServerBuildError extends NarrowgaugeError {
   readonly code = "server-build-failed";
+  readonly endsRun = true;
   constructor(readonly step: string, reason: string, cause?: unknown) {
     super(`building llama-server failed at "${step}": ${reason}`, { cause });
   }

@@ -6,6 +6,7 @@ import { buildLlamaServer } from "./llama-server-build.js";
 /** llama-server did not come up (it exited, or never answered /health). */
 export class ServerStartError extends NarrowgaugeError {
   readonly code = "server-start-failed";
+  readonly endsRun = true;
   constructor(reason: string, readonly log: string) {
     super(`llama-server did not start: ${reason}${log ? `\n${log.trim().split("\n").slice(-12).join("\n")}` : ""}`);
   }

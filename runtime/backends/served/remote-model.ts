@@ -13,6 +13,7 @@ import { slotJob, type ServerSlot, type SlotRequestSettings } from "./remote-ses
 import { failoverSession, noServerLeft, type ServerGroup } from "./failover-session.js";
 import { ServerHealth, type ServerStanding } from "./server-health.js";
 import { checkSameModel, checkServer, readServerInfo, recheckServer, type Fingerprint, type ServerInfo } from "./trust-checks.js";
+import { ConfigurationError } from "../../../base/configuration-error.js";
 
 export interface ConnectServerOptions {
   /**
@@ -86,9 +87,9 @@ export async function connectServer(urls: string | readonly string[], options: C
     probeMs: options.probeMs ?? DEFAULTS.probeMs,
     maxProbeMs: options.maxProbeMs ?? DEFAULTS.maxProbeMs,
   };
-  for (const [name, value] of Object.entries(settings)) if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`connectServer: ${name} must be a positive number, got ${value}`);
+  for (const [name, value] of Object.entries(settings)) if (!(Number.isFinite(value) && value > 0)) throw new ConfigurationError(name, `connectServer: ${name} must be a positive number, got ${value}`);
   const list = (typeof urls === "string" ? urls.split(",") : [...urls]).map((url) => normalise(url.trim())).filter(Boolean);
-  if (list.length === 0) throw new RangeError("connectServer needs at least one server URL");
+  if (list.length === 0) throw new ConfigurationError("urls", "connectServer needs at least one server URL");
   const servers = await Promise.all(list.map((url) => readServerInfo(url, settings.connectMs)));
   const first = servers[0]!;
   const llama = options.llama ?? (await defaultLlama(false));

@@ -13,6 +13,7 @@ export type ServerFailureKind = "unreachable" | "timeout" | "connection-lost" | 
 /** A request to a llama-server failed; never a hang (every request is bounded) and never a crash. */
 export class ServerError extends NarrowgaugeError {
   readonly code = "server-failed";
+  readonly endsRun = true;
   constructor(readonly url: string, readonly kind: ServerFailureKind, detail: string, readonly status?: number, cause?: unknown) {
     super(`${url}: ${kind === "http" ? `HTTP ${status}` : kind} (${detail})`, { cause });
   }
@@ -33,6 +34,7 @@ export type TrustCheck = "rejects-invalid-grammar" | "obeys-grammar" | "tokenize
 /** A server failed a check made on connecting, so narrowgauge will not run on it. */
 export class ServerTrustError extends NarrowgaugeError {
   readonly code = "server-untrusted";
+  readonly endsRun = true;
   constructor(readonly url: string, readonly check: TrustCheck, detail: string) {
     super(`${url} failed the "${check}" check: ${detail}`);
   }
@@ -41,6 +43,7 @@ export class ServerTrustError extends NarrowgaugeError {
 /** The client needs a local copy of the served GGUF (for its tokenizer and chat template) and has none. */
 export class ServerVocabularyError extends NarrowgaugeError {
   readonly code = "server-vocabulary-missing";
+  readonly endsRun = true;
   constructor(readonly path: string, readonly serverPath: string) {
     super(
       path === serverPath

@@ -1,7 +1,15 @@
 import { ServerError } from "./server-errors.js";
+import { NarrowgaugeError } from "../../../base/narrowgauge-error.js";
 
 /** The caller's own signal fired: not a failure, the generation is "aborted". */
-export class RequestAborted extends Error {}
+/** The caller's signal fired while a request ran. */
+export class RequestAborted extends NarrowgaugeError {
+  readonly code = "aborted";
+  readonly endsRun = true;
+  constructor() {
+    super("the request was aborted");
+  }
+}
 
 export interface RequestLimits {
   signal?: AbortSignal;
@@ -24,7 +32,10 @@ function deadline(controller: AbortController, ms: number) {
   return { arm, clear: () => clearTimeout(timer) };
 }
 
-class ServerTimeout extends Error {
+/** A request's deadline passed: the reason its controller aborts with (named as a ServerError "timeout" for the caller). */
+class ServerTimeout extends NarrowgaugeError {
+  readonly code = "timeout";
+  readonly endsRun = true;
   constructor(readonly ms: number) {
     super(`no answer within ${ms} ms`);
   }

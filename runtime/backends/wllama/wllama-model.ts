@@ -8,6 +8,7 @@ import { abortableJob } from "../../engine/abortable-job.js";
 import { LeasePool } from "../../engine/lease-pool.js";
 import type { ModelPort } from "../../engine/model-port.js";
 import { pooledModelPort } from "../../engine/pooled-model-port.js";
+import { GgufFormatError } from "../../gguf/gguf-format-error.js";
 import { readGgufLayout } from "../../gguf/gguf-reader.js";
 import { ggufVocabulary, type GgufVocabulary } from "../../gguf/vocab/gguf-vocabulary.js";
 import { generateOnWllama, type WllamaSequence } from "./wllama-generate.js";
@@ -43,8 +44,7 @@ async function readLayout(blob: Blob): Promise<ReturnType<typeof readGgufLayout>
     try {
       return readGgufLayout(bytes);
     } catch (error) {
-      const ranOut = error instanceof RangeError && /bounds|outside/i.test(error.message);
-      if (!ranOut || size >= blob.size) throw error;
+      if (!(error instanceof GgufFormatError && error.truncated) || size >= blob.size) throw error;
     }
   }
 }
@@ -52,7 +52,7 @@ async function readLayout(blob: Blob): Promise<ReturnType<typeof readGgufLayout>
 async function modelBlob(model: string | Blob): Promise<Blob> {
   if (typeof model !== "string") return model;
   const response = await fetch(model);
-  if (!response.ok) throw new Error(`fetching it answered HTTP ${response.status}`);
+  if (!response.ok) throw new ModelLoadError(fileName(model), `fetching it answered HTTP ${response.status}`);
   return response.blob();
 }
 
@@ -65,7 +65,7 @@ async function modelBlob(model: string | Blob): Promise<Blob> {
  */
 export async function loadBrowserModel(options: BrowserModelOptions): Promise<BrowserModelPort> {
   const file = fileName(options.model);
-  const fail = (cause: unknown) => new ModelLoadError(file, cause);
+  const fail = (cause: unknown) => (cause instanceof ModelLoadError ? cause : new ModelLoadError(file, cause));
   const blob = await modelBlob(options.model).catch((error) => Promise.reject(fail(error)));
   let vocabulary: GgufVocabulary;
   try {

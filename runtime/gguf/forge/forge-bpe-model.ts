@@ -1,6 +1,7 @@
 import { SeededRandom } from "../seeded-random.js";
 import { writeGguf, type GgufTensor, type GgufTensorType, type GgufValue } from "../gguf-writer.js";
 import { llamaArchitectureMetadata, type LlamaShape } from "./forge-tiny-model.js";
+import { UnsupportedVocabularyError } from "../vocab/vocab-data.js";
 
 /**
  * Forges a llama-architecture GGUF with random weights around a real
@@ -65,7 +66,7 @@ const looksSpecial = (text: string) => (text.startsWith("<|") && text.endsWith("
 
 /** The vocabulary in id order, with llama.cpp's token types: special (or special-looking) added tokens are control tokens, other added tokens user-defined. */
 export function bpeVocabulary(tokenizer: HfTokenizerJson): { tokens: string[]; types: number[] } {
-  if (tokenizer.model.type !== "BPE" || tokenizer.model.byte_fallback) throw new RangeError("only byte-level BPE tokenizers (Qwen, Llama 3) are forged; a byte-fallback BPE (Gemma, SentencePiece) needs llama's SPM vocabulary and scores");
+  if (tokenizer.model.type !== "BPE" || tokenizer.model.byte_fallback) throw new UnsupportedVocabularyError("only byte-level BPE tokenizers (Qwen, Llama 3) are forged; a byte-fallback BPE (Gemma, SentencePiece) needs llama's SPM vocabulary and scores");
   const size = [...Object.values(tokenizer.model.vocab), ...tokenizer.added_tokens.map((token) => token.id)].reduce((largest, id) => Math.max(largest, id), -1) + 1;
   const tokens = new Array<string | undefined>(size);
   const types = new Array<number>(size).fill(NORMAL);
@@ -75,7 +76,7 @@ export function bpeVocabulary(tokenizer: HfTokenizerJson): { tokens: string[]; t
     types[added.id] = added.special || looksSpecial(added.content) ? CONTROL : USER_DEFINED;
   }
   const missing = tokens.findIndex((token) => token === undefined);
-  if (missing >= 0) throw new RangeError(`the vocabulary has no token with id ${missing}`);
+  if (missing >= 0) throw new UnsupportedVocabularyError(`the vocabulary has no token with id ${missing}`);
   return { tokens: tokens as string[], types };
 }
 

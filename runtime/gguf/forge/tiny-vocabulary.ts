@@ -1,3 +1,4 @@
+import { UnsupportedVocabularyError } from "../vocab/vocab-data.js";
 /**
  * The forged model's SentencePiece-style ("llama") vocabulary: control
  * tokens, all 256 byte-fallback tokens, printable characters, and a few
@@ -75,7 +76,7 @@ export function buildTinyVocabulary(): TinyVocabulary {
       (cut) => known.has(piece.slice(0, cut + 1)) && known.has(piece.slice(cut + 1)),
     );
     if (!splittable || known.has(piece)) {
-      throw new Error(`tiny vocabulary: piece ${JSON.stringify(piece)} is duplicated or cannot be merged`);
+      throw new UnsupportedVocabularyError(`tiny vocabulary: piece ${JSON.stringify(piece)} is duplicated or cannot be merged`);
     }
     // Higher score merges first in SentencePiece BPE; longer pieces win.
     add(piece, TOKEN_TYPE.normal, -rank / MERGED_PIECES.length + piece.length);

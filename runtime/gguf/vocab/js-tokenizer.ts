@@ -2,6 +2,7 @@ import type { Token, Tokenizer } from "node-llama-cpp";
 import { detokenize } from "./detokenize.js";
 import { rawTokenize } from "./raw-tokenize.js";
 import { TokenAttr, type VocabData } from "./vocab-data.js";
+import { UnsupportedVocabularyError } from "./vocab-data.js";
 
 /** What node-llama-cpp's LlamaModel.tokens holds that rendering and tokenization read. */
 export interface VocabTokens {
@@ -79,7 +80,7 @@ export function jsTokenizer(vocab: VocabData): JsTokenizer {
   const tokenize = (text: string, specialTokens: boolean | "builtin" = false, options?: "trimLeadingSpace"): Token[] => {
     if (text === "") return [];
     if (specialTokens === "builtin") {
-      if (!(text in builtin)) throw new Error(`Unknown builtin special token: ${text}`);
+      if (!(text in builtin)) throw new UnsupportedVocabularyError(`unknown builtin special token: ${text}`);
       const id = builtin[text];
       return (id === null || id === undefined ? [] : [id]) as Token[];
     }

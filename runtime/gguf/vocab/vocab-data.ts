@@ -1,4 +1,5 @@
 import type { GgufValue } from "../gguf-writer.js";
+import { NarrowgaugeError } from "../../../base/narrowgauge-error.js";
 
 /** llama.cpp's token attributes, as it derives them from a GGUF's `tokenizer.ggml.token_type`. */
 export const TokenAttr = { undefined: 0, unknown: 1, unused: 2, normal: 4, control: 8, userDefined: 16, byte: 32 } as const;
@@ -36,11 +37,10 @@ export interface VocabData {
   readonly unwritable: ReadonlySet<number>;
 }
 
-export class UnsupportedVocabularyError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UnsupportedVocabularyError";
-  }
+/** A GGUF vocabulary the JavaScript tokenizers do not read (a tokenizer model or special token they do not know), or a forged one that does not hold together. */
+export class UnsupportedVocabularyError extends NarrowgaugeError {
+  readonly code = "unsupported-vocabulary";
+  readonly endsRun = true;
 }
 
 type Metadata = ReadonlyMap<string, GgufValue>;

@@ -1,8 +1,11 @@
+import { suggestName } from "../../../base/closest-name.js";
+import { ConfigurationError } from "../../../base/configuration-error.js";
+
 /**
  * The kinds of option a declaration can have. Each declaration carries what
  * everything else is derived from: the value's type (for TypeScript), its
- * default, its range (checked once, a RangeError for a value that cannot
- * mean anything), one line of documentation, and whether and how the
+ * default, its range (checked once, a ConfigurationError for a value that
+ * cannot mean anything), one line of documentation, and whether and how the
  * command line offers it.
  */
 
@@ -18,7 +21,7 @@ export interface OptionDeclaration<Value, Resolved = Value> {
   readonly required?: boolean;
   /** The default (when it does not depend on other options). */
   readonly default?: Resolved;
-  /** Validates a given value: returns it, or throws RangeError naming the option. Absent: any value of the type is taken. */
+  /** Validates a given value: returns it, or throws ConfigurationError naming the option. Absent: any value of the type is taken. */
   readonly check?: (value: unknown, name: string) => Value;
   /** How the command line offers it; absent when it does not (objects, functions). */
   readonly flag?: { readonly shape: FlagShape; readonly placeholder?: string; readonly choices?: readonly string[]; readonly parse?: (text: string) => unknown };
@@ -39,7 +42,7 @@ function describeRange(kind: "integer" | "number", min: number, max: number | un
 function numberIn(kind: "integer" | "number", min: number, max: number | undefined) {
   return (value: unknown, name: string): number => {
     const ok = typeof value === "number" && (kind === "integer" ? Number.isInteger(value) : Number.isFinite(value)) && value >= min && (max === undefined || value <= max);
-    if (!ok) throw new RangeError(`${name} must be ${describeRange(kind, min, max)}: ${String(value)}`);
+    if (!ok) throw new ConfigurationError(name, `${name} must be ${describeRange(kind, min, max)}: ${String(value)}`);
     return value as number;
   };
 }
@@ -51,7 +54,7 @@ function parsed(kind: "integer" | "number", min: number, max: number | undefined
     try {
       return check(text.trim() === "" ? Number.NaN : Number(text), "it");
     } catch {
-      throw new RangeError(`must be ${describeRange(kind, min, max)}`);
+      throw new ConfigurationError("flag", `must be ${describeRange(kind, min, max)}`);
     }
   };
 }
@@ -69,7 +72,7 @@ export function number(doc: string, kind: "integer" | "number", bounds: { min: n
 
 export function boolean(doc: string, fallback: boolean): WithDefault<boolean> {
   const check = (value: unknown, name: string) => {
-    if (typeof value !== "boolean") throw new RangeError(`${name} must be true or false: ${String(value)}`);
+    if (typeof value !== "boolean") throw new ConfigurationError(name, `${name} must be true or false: ${String(value)}`);
     return value;
   };
   return { doc, defaultText: String(fallback), default: fallback, check, flag: { shape: "switch" } };
@@ -77,7 +80,7 @@ export function boolean(doc: string, fallback: boolean): WithDefault<boolean> {
 
 export function choice<const Choice extends string>(doc: string, choices: readonly Choice[], fallback: Choice): WithDefault<Choice> {
   const check = (value: unknown, name: string) => {
-    if (!choices.includes(value as Choice)) throw new RangeError(`${name} must be one of ${choices.map((item) => JSON.stringify(item)).join(", ")}: ${JSON.stringify(value)}`);
+    if (!choices.includes(value as Choice)) throw new ConfigurationError(name, `${name} must be one of ${choices.map((item) => JSON.stringify(item)).join(", ")}: ${JSON.stringify(value)}`);
     return value as Choice;
   };
   return { doc, defaultText: JSON.stringify(fallback), default: fallback, check, flag: { shape: "value", placeholder: "name", choices } };
@@ -85,7 +88,7 @@ export function choice<const Choice extends string>(doc: string, choices: readon
 
 export function names(doc: string): WithDefault<readonly string[]> {
   const check = (value: unknown, name: string) => {
-    if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) throw new RangeError(`${name} must be an array of names`);
+    if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) throw new ConfigurationError(name, `${name} must be an array of names`);
     return value as readonly string[];
   };
   return { doc, defaultText: "none", default: [], check, flag: { shape: "list", placeholder: "names" } };
@@ -114,13 +117,21 @@ type RequiredKeys<Table extends Declarations> = { [Key in keyof Table]: Table[Ke
 /** The options object a table declares: required options required, the rest optional. */
 export type OptionsOf<Table extends Declarations> = { [Key in RequiredKeys<Table>]: OptionValue<Table[Key]> } & { [Key in Exclude<keyof Table, RequiredKeys<Table>>]?: OptionValue<Table[Key]> };
 
-/** Checks every given option (undefined keeps the default) and fills in the static defaults. */
-export function resolveDeclared<Table extends Declarations>(table: Table, options: Record<string, unknown>): Record<keyof Table, unknown> {
+/**
+ * Checks every given option (undefined keeps the default) and fills in the
+ * static defaults. A key the table does not declare is refused, with the
+ * closest declared name: a misspelt option would otherwise do nothing.
+ */
+export function resolveDeclared<Table extends Declarations>(table: Table, options: Record<string, unknown>, what: string): Record<keyof Table, unknown> {
+  const known = Object.keys(table);
+  for (const key of Object.keys(options)) {
+    if (!Object.hasOwn(table, key)) throw new ConfigurationError(key, `${key} is not an option of ${what}; ${suggestName(key, known)}`);
+  }
   const resolved: Record<string, unknown> = {};
   for (const [name, declaration] of Object.entries(table)) {
     const given = options[name];
     if (given === undefined) {
-      if (declaration.required) throw new RangeError(`${name} is required`);
+      if (declaration.required) throw new ConfigurationError(name, `${name} is required`);
       resolved[name] = declaration.default;
     } else resolved[name] = declaration.check ? declaration.check(given, name) : given;
   }

@@ -1,3 +1,5 @@
+import { suggestName } from "../../../base/closest-name.js";
+import { ConfigurationError } from "../../../base/configuration-error.js";
 import type { Guard } from "../../../guards/guard.js";
 import type { GuardProfile, ProfileName } from "../../../guards/profiles.js";
 import { STEP_DEFAULTS } from "../../../schemas/step-schema.js";
@@ -27,22 +29,22 @@ export const SAMPLING_FIELDS = {
 } as const;
 
 function checkSampling(given: unknown, name: string): Sampling {
-  if (given === null || typeof given !== "object" || Array.isArray(given)) throw new RangeError(`${name} must be an object of sampling fields`);
+  if (given === null || typeof given !== "object" || Array.isArray(given)) throw new ConfigurationError(name, `${name} must be an object of sampling fields`);
   for (const [field, fieldValue] of Object.entries(given)) {
     const declaration = SAMPLING_FIELDS[field as keyof typeof SAMPLING_FIELDS];
-    if (!declaration) throw new RangeError(`${name}.${field} is not a sampling field; known: ${Object.keys(SAMPLING_FIELDS).join(", ")}`);
+    if (!declaration) throw new ConfigurationError(`${name}.${field}`, `${name}.${field} is not a sampling field; ${suggestName(field, Object.keys(SAMPLING_FIELDS))}`);
     if (fieldValue !== undefined) declaration.check!(fieldValue, `${name}.${field}`);
   }
   return given as Sampling;
 }
 
 function checkText(given: unknown, name: string): string {
-  if (typeof given !== "string") throw new RangeError(`${name} must be a string: ${String(given)}`);
+  if (typeof given !== "string") throw new ConfigurationError(name, `${name} must be a string: ${String(given)}`);
   return given;
 }
 
 function checkCodec(given: unknown, name: string): CodecName {
-  if (!CODEC_NAMES.includes(given as CodecName)) throw new RangeError(`${name} must be one of ${CODEC_NAMES.map((codec) => JSON.stringify(codec)).join(", ")}: ${JSON.stringify(given)}`);
+  if (!CODEC_NAMES.includes(given as CodecName)) throw new ConfigurationError(name, `${name} must be one of ${CODEC_NAMES.map((codec) => JSON.stringify(codec)).join(", ")}: ${JSON.stringify(given)}`);
   return given as CodecName;
 }
 

@@ -3,6 +3,8 @@ import { calculator } from "../../../demos/weather-tools.js";
 import { PROFILES } from "../../../guards/profiles.js";
 import { RUN_DEFAULTS, resolveRunConfig } from "../../../runtime/loop/run-config.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
+import { ConfigurationError } from "../../../base/configuration-error.js";
+import { NarrowgaugeError } from "../../../base/narrowgauge-error.js";
 
 const base = () => ({ model: scriptedModel([]), tools: [calculator], task: "t" });
 
@@ -35,8 +37,24 @@ describe("resolveRunConfig: every option resolved once", () => {
     expect(config.signal.aborted).toBe(false);
   });
 
-  it("refuses options that cannot mean anything", () => {
-    expect(() => resolveRunConfig({ ...base(), maxTurns: 0 })).toThrow(/maxTurns must be a positive integer/);
-    expect(() => resolveRunConfig({ ...base(), profile: "tiny" as never })).toThrow(/unknown profile "tiny"/);
+  it("refuses options that cannot mean anything with a ConfigurationError naming the option", () => {
+    const refusal = (options: object) => {
+      try {
+        resolveRunConfig({ ...base(), ...options });
+      } catch (error) {
+        return error;
+      }
+      return null;
+    };
+    expect(refusal({ maxTurns: 0 })).toMatchObject({ name: "ConfigurationError", code: "configuration", option: "maxTurns", endsRun: true, message: expect.stringMatching(/maxTurns must be a positive integer/) });
+    expect(refusal({ profile: "tiny" })).toMatchObject({ option: "profile", message: expect.stringMatching(/unknown profile "tiny"/) });
+    expect(refusal({ sampling: { topp: 0.9 } })).toMatchObject({ option: "sampling.topp", message: expect.stringMatching(/did you mean "topP"/) });
+    expect(refusal({ maxTurns: 1.5 })).toBeInstanceOf(ConfigurationError);
+    expect(refusal({ maxTurns: 1.5 })).toBeInstanceOf(NarrowgaugeError);
+  });
+
+  it("refuses an option it does not know, naming the closest one it does (a misspelt option would otherwise do nothing)", () => {
+    expect(() => resolveRunConfig({ ...base(), maxTurn: 3 } as never)).toThrow(/maxTurn is not an option of runAgent; did you mean "maxTurns"\?/);
+    expect(() => resolveRunConfig({ ...base(), zzzz: 3 } as never)).toThrow(/zzzz is not an option of runAgent; known: model, tools, task/);
   });
 });

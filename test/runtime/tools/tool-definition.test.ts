@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { cityWeather } from "../../../demos/weather-tools.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
-import { closestKey } from "../../../runtime/tools/check-tool-definition.js";
+import { closestName } from "../../../base/closest-name.js";
 import { defineTool, type Tool } from "../../../runtime/tools/define-tool.js";
 import { ToolDefinitionError } from "../../../runtime/tools/tool-definition-error.js";
 import { UnsupportedSchemaError } from "../../../schemas/unsupported-schema-error.js";
@@ -62,7 +62,7 @@ describe("a tool definition is checked when it is made", () => {
   });
 
   it("suggests a close key and nothing for a far one", () => {
-    expect(closestKey("subject", ["subjects", "aliases"])).toBe("subjects");
-    expect(closestKey("zzz", ["subjects", "aliases"])).toBeUndefined();
+    expect(closestName("subject", ["subjects", "aliases"])).toBe("subjects");
+    expect(closestName("zzz", ["subjects", "aliases"])).toBeUndefined();
   });
 });
