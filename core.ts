@@ -16,7 +16,8 @@ export { NATIVE_STRATEGY, type StepRequest, type TurnStrategy } from "./runtime/
 export { createAgentSession, type AgentSession, type AgentSessionOptions, type AskOptions } from "./runtime/loop/agent-session.js";
 export { MODEL_FAILURE_CODES } from "./runtime/loop/run-types.js";
 export type { AnsweredRun, DroppedExchanges, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord, UnansweredRun } from "./runtime/loop/run-types.js";
-export type { Judgement, Verdict } from "./runtime/gate/judge.js";
+export type { Judgement } from "./runtime/questions/ask-question.js";
+export type { Verdict } from "./guards/built-in/a3-verdict.js";
 export { DEFAULT_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "./prompts/model-text.js";
 export { CODEC_NAMES, type CodecName } from "./runtime/codec/step-codec.js";
 export { CodecUnavailableError } from "./runtime/codec/choose-codec.js";
@@ -60,8 +61,31 @@ export { NarrowgaugeError } from "./base/narrowgauge-error.js";
 export { ConfigurationError } from "./base/configuration-error.js";
 
 // Guards: profiles, and writing your own
-export { PROFILES, type GuardProfile, type ProfileName } from "./guards/profiles.js";
-export { BUILT_IN_GUARDS } from "./guards/guard-list.js";
-export { defineGuard, type CallVerdict, type DecisionKind, type FinalVerdict, type Guard, type GuardDecision, type GuardStage, type ProposedCall, type Refusal, type View, type ViewOutcome } from "./guards/guard.js";
-export type { CallAttempt, CallCheck, RunState, ToolInfo, TurnCheck, TurnFacts } from "./guards/run-state.js";
+export { PROFILES, PROFILE_NAMES, type GuardProfile, type GuardSetting, type ProfileName } from "./guards/profiles.js";
+export { BUILT_IN_GUARDS } from "./guards/built-in/guard-list.js";
+export { GuardRegistry } from "./guards/guard-registry.js";
+export {
+  defineGuard,
+  GUARD_STAGES,
+  type CallVerdict,
+  type Decision,
+  type DecisionKind,
+  type FinalCheck,
+  type FinalOutcome,
+  type FinalQuestion,
+  type FinalVerdict,
+  type Guard,
+  type GuardDecision,
+  type GuardStage,
+  type ModelQuestion,
+  type ProposedCall,
+  type ProposedFinal,
+  type RecordedCall,
+  type Refusal,
+  type SampledInput,
+  type TurnGo,
+  type View,
+  type ViewOutcome,
+} from "./guards/guard.js";
+export type { CallAttempt, CallCheck, RunRecords, RunSetting, RunState, ToolInfo, TurnCheck, TurnFacts } from "./guards/run-state.js";
 export { decisionEffect, describeDecision } from "./guards/describe-decision.js";

@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { Type, type TSchema } from "@sinclair/typebox";
 import { loadModel } from "../index.js";
 import { FRESHNESS_PROMPT, VERDICT_PROMPT } from "../prompts/model-text.js";
-import { FRESHNESS_SCHEMA, VERDICT_SCHEMA } from "../runtime/gate/judgement-schemas.js";
+import { FRESHNESS_SCHEMA, VERDICT_SCHEMA } from "../guards/facts/judgement-schemas.js";
 import { cachedGbnf } from "../schemas/grammar-cache.js";
 import { renderHistory } from "../runtime/history/render-history.js";
 import { parseGeneration } from "../runtime/engine/parse-generation.js";

@@ -1,8 +1,8 @@
 import { REFUSED, WITHHELD } from "../prompts/model-text.js";
 import { argumentValue, domainsOf } from "./facts/enum-domains.js";
 import { isGrounded } from "./facts/grounded-numbers.js";
-import type { CallVerdict, Guard, GuardDecision, ProposedCall, View } from "./guard.js";
-import type { GuardProfile } from "./profiles.js";
+import type { CallVerdict, GuardDecision, ProposedCall, View } from "./guard.js";
+import type { ActiveGuard } from "./active-guard.js";
 import type { RunState } from "./run-state.js";
 
 /** The decision that took `tool` off this turn's table, if one did. */
@@ -33,17 +33,12 @@ function outsideView(call: ProposedCall, view: View, decisions: readonly GuardDe
 /**
  * The checks a call passes before it runs: it must be offered this turn and
  * inside this turn's narrowed domains (refused in the name of the guard that
- * decided otherwise), then every guard's own check, in pipeline order. The
- * grammar already makes most of these unsampleable; the checks are what
- * holds for a model that is not sampled under it (scripted, or a peer loop).
+ * decided otherwise), then every guard's own check, in order, the first
+ * objection deciding. The grammar already makes most of these
+ * unsampleable; the checks are what holds for a model that is not sampled
+ * under it (scripted, or a peer loop).
  */
-export function checkCall(
-  state: RunState,
-  turn: { view: View; decisions: readonly GuardDecision[] },
-  call: ProposedCall,
-  guards: readonly Guard[],
-  profile: GuardProfile,
-): CallVerdict {
+export function checkCall(state: RunState, turn: { view: View; decisions: readonly GuardDecision[] }, call: ProposedCall, guards: readonly ActiveGuard[]): CallVerdict {
   if (!state.tools.some((tool) => tool.name === call.name)) return { check: "banned", guard: "view", result: { error: REFUSED.unknownTool(call.name) } };
   if (!turn.view.tools.includes(call.name)) {
     const decision = removal(turn.decisions, call.name);
@@ -54,9 +49,10 @@ export function checkCall(
   if (outside) return outside;
 
   let passed: CallVerdict = { check: "ok" };
-  for (const guard of guards) {
-    const verdict = guard.checkCall?.(state, call, profile);
-    if (!verdict) continue;
+  for (const { guard, settings } of guards) {
+    const found = guard.checkCall?.(state, call, settings);
+    if (!found) continue;
+    const verdict = { ...found, guard: guard.id };
     if (verdict.check !== "ok") return verdict;
     passed = { ...passed, ...verdict };
   }

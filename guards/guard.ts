@@ -1,4 +1,4 @@
-import type { GuardProfile } from "./profiles.js";
+import type { TSchema } from "@sinclair/typebox";
 import type { CallCheck, RunState } from "./run-state.js";
 
 /** What the next step may contain: the guards' answer, turned into the step grammar. */
@@ -43,6 +43,10 @@ export type GuardDecision =
 
 export type DecisionKind = GuardDecision["kind"];
 
+type WithoutGuard<Decision> = Decision extends unknown ? Omit<Decision, "guard"> & { guard?: string } : never;
+/** A decision as a guard returns it: the registry stamps the guard's id on it (a `guard` given is overwritten). */
+export type Decision = WithoutGuard<GuardDecision>;
+
 /**
  * Why a call or an answer was refused: the check that refused it ("hidden"
  * is FinalAnswer asked for while not offered, "deferral" an answer that only
@@ -52,7 +56,7 @@ export type Refusal = Exclude<CallCheck, "ok" | "error" | "bad-arguments"> | "hi
 
 export interface ViewOutcome {
   view: View;
-  decisions: GuardDecision[];
+  decisions: Decision[];
 }
 
 /** A call the model proposed, before anything ran. */
@@ -64,7 +68,7 @@ export interface ProposedCall {
 /** A guard's objection to a call; the result is what the model is shown instead of running it. */
 export interface CallVerdict {
   check: CallCheck;
-  /** The guard that refused (or annotated) the call. */
+  /** The guard that refused (or annotated) the call: stamped by the registry. */
   guard?: string;
   /** For a call that must not run: what the model is shown as its result. */
   result?: unknown;
@@ -72,58 +76,121 @@ export interface CallVerdict {
   repeatOf?: number;
 }
 
-export type FinalCheck = "ok" | "hidden" | "ungrounded" | "ungrounded-accepted";
+/** How a final answer was judged: offered or not ("hidden"), grounded or not, sent back with a nudge. */
+export type FinalCheck = "ok" | "hidden" | "ungrounded" | "ungrounded-accepted" | "nudged";
 
+/** What the checks make of a proposed final answer, each guard's in turn. */
 export interface FinalVerdict {
   check: FinalCheck;
-  /** The guard that refused the answer, or recorded it as ungrounded. */
+  /** The guard that refused the answer, or recorded it as ungrounded: stamped by the registry. */
   guard?: string;
   /** The numbers in the answer that no source supports. */
   ungrounded: number[];
   /** The known names (subject values) the answer states that neither the task nor a tool result names. */
   ungroundedNames: string[];
-  /** For an answer sent back: the note the model sees instead of its draft. */
+  /** The answer is sent back: the note the model sees instead of its draft. Absent while the answer stands. */
   note?: string;
+  /** Something must be looked up before the answer can stand (A1, A3): what, and why. A nudge (A4) sends the model to look it up. */
+  research?: { query: string; why: string };
 }
 
-/** Where a guard runs in the pipeline: remove tools, narrow domains, force the final, hide FinalAnswer, finish. */
+/** A proposed final answer, as the checks see it: the answer, the turn's view and decisions, and the verdict of the guards before. */
+export interface ProposedFinal {
+  answer: string;
+  view: View;
+  verdict: FinalVerdict;
+}
+
+/** A guard's word on a final answer: the verdict from here on, and the decisions behind it. */
+export interface FinalOutcome {
+  verdict: FinalVerdict;
+  decisions: Decision[];
+}
+
+/**
+ * A question a guard puts to the model, in the run's own session, under a
+ * grammar: a system text, a user text, the answer's schema. Its answer is
+ * recorded as a judgement of this `kind` (`read` says what the record keeps
+ * of the parsed answer; null when the output was unusable).
+ */
+export interface ModelQuestion<Value = unknown> {
+  readonly kind: string;
+  readonly system: string;
+  readonly user: string;
+  readonly schema: TSchema;
+  read(parsed: unknown): Value;
+}
+
+/** A final-answer check that first asks the model: its question, and what to make of the answer. */
+export interface FinalQuestion<Value = unknown> {
+  ask: ModelQuestion<Value>;
+  then(answer: Value | null): FinalOutcome | null;
+}
+
+/** What G9-like guards compare turns by: the prompt's tokens and the grammar. */
+export interface SampledInput {
+  readonly prompt: readonly number[];
+  readonly gbnf: string;
+}
+
+/** The next turn, as prepared, beside the last one run: whether it runs, is prepared again with the final forced, or ends the run. */
+export type TurnGo = "run" | "again" | "end";
+
+/** A call as a run's record shows it (original tool names, the result the model was shown). */
+export interface RecordedCall {
+  readonly name: string;
+  readonly args: unknown;
+  readonly ok: boolean;
+  readonly result: unknown;
+}
+
+/** Where a guard's view runs in the pipeline: remove tools, narrow domains, force the final, hide FinalAnswer, finish. */
 export type GuardStage = "remove" | "narrow" | "force" | "hide" | "finish";
 export const GUARD_STAGES: readonly GuardStage[] = ["remove", "narrow", "force", "hide", "finish"];
 
 /**
- * One guard, registered as a unit. A guard reads the run state (never
- * mutates it) and may: rewrite the view the next step is sampled under
- * (unsampleable beats rejected), and refuse a call or an answer the view
- * could not prevent (a model not sampled under the grammar). Pure functions:
- * no I/O, no model, no clock.
+ * One guard, registered as a unit: its whole rule in one object, acting at
+ * the stages it has a hook for. A guard reads the run state (never mutates
+ * it) and returns data; no I/O, no model, no clock (a guard that needs the
+ * model's word returns a question, which the loop asks). Its decisions and
+ * verdicts carry its id, stamped by the registry.
+ *
+ * A profile switches it by id: false turns it off, true turns it on with
+ * `settings`, an object turns it on with those fields changed; a guard the
+ * profile does not name runs with `settings`. A guard that is `required`
+ * cannot be turned off (the run's invariants rest on it).
  */
-export interface Guard {
-  /** Shown in every decision and refusal it makes, e.g. "G3" or "no-late-deletes". */
+export interface Guard<Settings = unknown> {
+  /** Shown in every decision and refusal it makes, e.g. "G3" or "no-late-deletes"; the key profiles switch it by. */
   readonly id: string;
   /** One line on what it does. */
   readonly title: string;
+  /** Where its hooks run among the other guards' (its view in the view pipeline; its checks in the same order). */
   readonly stage: GuardStage;
-  /**
-   * The profile field that switches it on: it runs when that field is not
-   * false, null or "off", and reads the field's value for its settings.
-   * Absent: it always runs.
-   */
-  readonly profileField?: keyof GuardProfile;
-  view?(state: RunState, view: View, profile: GuardProfile): ViewOutcome;
-  /** Null when it has no objection. */
-  checkCall?(state: RunState, call: ProposedCall, profile: GuardProfile): CallVerdict | null;
-  /** Null when it has no objection. */
-  checkFinal?(state: RunState, view: View, answer: string, profile: GuardProfile): FinalVerdict | null;
+  /** Its settings when a profile turns it on without changing them (or does not name it). */
+  readonly settings?: Settings;
+  /** It cannot be switched off. */
+  readonly required?: boolean;
+
+  /** Before the first turn: a question for the model, if the guard needs its word (A2). */
+  ask?(state: RunState, settings: Settings): ModelQuestion | null;
+  /** What the next step may contain: a narrower view, and why. */
+  view?(state: RunState, view: View, settings: Settings): ViewOutcome;
+  /** After every guard's view: what a view must be once settled (a forced final is FinalAnswer alone, with a note: G8). */
+  finish?(state: RunState, view: View, settings: Settings): ViewOutcome;
+  /** The next turn as prepared, beside the last turn run: may it run (G9)? */
+  beforeTurn?(state: RunState, turns: { last: SampledInput | undefined; next: SampledInput; view: View }, settings: Settings): TurnGo;
+  /** A call the grammar could not prevent: null when the guard has no objection. */
+  checkCall?(state: RunState, call: ProposedCall, settings: Settings): CallVerdict | null;
+  /** A final answer: null when the guard has nothing to add, or a question to ask the model first. */
+  checkFinal?(state: RunState, final: ProposedFinal, settings: Settings): FinalOutcome | FinalQuestion | null;
+  /** Whether FinalAnswer must wait for a successful tool call (G2): the run's tool requirement, resolved. */
+  requiresTool?(state: Pick<RunState, "toolRequirement" | "fresh">, settings: Settings): boolean;
+  /** A run that ends without an answer: what it may still report (G7). */
+  afterRun?(calls: readonly RecordedCall[], settings: Settings): { partialAnswer: string | null };
 }
 
 /** Declares a guard: checks its shape at compile time and freezes a copy. */
-export function defineGuard(guard: Guard): Guard {
+export function defineGuard<Settings = unknown>(guard: Guard<Settings>): Guard<Settings> {
   return Object.freeze({ ...guard });
-}
-
-/** Whether a guard runs under a profile. */
-export function guardIsOn(guard: Guard, profile: GuardProfile): boolean {
-  if (guard.profileField === undefined) return true;
-  const value = profile[guard.profileField];
-  return value !== false && value !== null && value !== "off";
 }

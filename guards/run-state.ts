@@ -81,10 +81,16 @@ export interface RunState {
   readonly turns: readonly TurnFacts[];
   /** The calls of those turns, in order. */
   readonly calls: readonly CallAttempt[];
-  /** Whether FinalAnswer waits for a successful tool call (G2): the run's tool requirement, resolved. */
+  /** The run's tool requirement as given (runAgent's `requireTool`): "always", "never", or "auto" (a question to the model decides). */
+  readonly toolRequirement: "always" | "never" | "auto";
+  /** Whether FinalAnswer waits for a successful tool call (G2): the requirement resolved by the guards that enforce it. */
   readonly requireTool: boolean;
-  /** The freshness judgement (A2): true when the question needs current information; null when not asked. */
+  /** The questions guards put to the model so far, by kind, with what the record kept of each answer (null: unusable). */
+  readonly judgements: readonly { readonly kind: string; readonly value: unknown }[];
+  /** The freshness judgement (A2): true when the question needs current information (an unusable judgement counts as true); null when not asked. */
   readonly fresh: boolean | null;
+  /** How many answers the answer gate may send back with a nudge this question (A4; runAgent's `gateBudget`). */
+  readonly gateBudget: number;
   /** Tools switched off for this run (A5): documented, never offered. */
   readonly disabled: readonly string[];
   /** The turn about to run is prepared again because, as first prepared, it would have repeated the last one exactly (G9). */
@@ -97,13 +103,39 @@ export interface RunState {
   readonly lowOnContext: boolean;
 }
 
-/** Everything a run state holds that is not derived from its turns. */
-export type RunSetting = Omit<RunState, "turn" | "turns" | "calls" | "stalled" | "lowOnContext">;
+/** Everything a run state holds that is not derived from its records. */
+export type RunSetting = Omit<RunState, "turn" | "turns" | "calls" | "judgements" | "fresh" | "requireTool" | "stalled" | "lowOnContext">;
 
-/** The state before the next turn: the turn number and the calls follow from the turns so far. */
-export function runState(setting: RunSetting, turns: readonly TurnFacts[], stalled = false, lowOnContext = false): RunState {
-  const calls = turns.flatMap((turn) => (turn.call ? [turn.call] : []));
-  return Object.freeze({ ...setting, turn: turns.length + 1, turns: Object.freeze([...turns]), calls: Object.freeze(calls), stalled, lowOnContext });
+/** A question's records as the guards read them: its turns and its judgements, in order. */
+export interface RunRecords {
+  readonly turns: readonly TurnFacts[];
+  readonly judgements: readonly { readonly kind: string; readonly value: unknown }[];
+}
+
+/** The freshness judgement's answer (A2): null when not asked; an unusable one counts as true (requiring a tool invents nothing). */
+export function freshnessOf(judgements: RunRecords["judgements"]): boolean | null {
+  const judgement = judgements.find((candidate) => candidate.kind === "freshness");
+  if (!judgement) return null;
+  return judgement.value === null ? true : judgement.value === true;
+}
+
+/**
+ * The state before the next turn, derived from the records: the turn
+ * number, the calls, the freshness; `requireTool` is the requirement as the
+ * guards that enforce it resolve it (see GuardRegistry.state).
+ */
+export function runState(setting: RunSetting & { requireTool: boolean }, records: RunRecords, flags: { stalled?: boolean; lowOnContext?: boolean } = {}): RunState {
+  const calls = records.turns.flatMap((turn) => (turn.call ? [turn.call] : []));
+  return Object.freeze({
+    ...setting,
+    turn: records.turns.length + 1,
+    turns: Object.freeze([...records.turns]),
+    calls: Object.freeze(calls),
+    judgements: Object.freeze([...records.judgements]),
+    fresh: freshnessOf(records.judgements),
+    stalled: flags.stalled ?? false,
+    lowOnContext: flags.lowOnContext ?? false,
+  });
 }
 
 export const succeeded = (state: RunState): CallAttempt[] => state.calls.filter((call) => call.check === "ok");

@@ -83,11 +83,12 @@ const MAY_IMPORT: Array<[room: string, allowed: string[]]> = [
   ["runtime/backends/*/", ["base/", "schemas/", "runtime/engine/", "runtime/gguf/", "runtime/llama-cpp/"]],
   ["runtime/history/", ["base/", "schemas/", "prompts/", "runtime/engine/"]],
   ["runtime/tools/", ["base/", "schemas/", "prompts/"]],
-  ["runtime/gate/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/"]],
+  // A guard's question put to the model: rendered, sampled under its schema's grammar, recorded as a judgement.
+  ["runtime/questions/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/"]],
   // How a step is written and shown: the model family's call frame, read off its chat wrapper.
   ["runtime/codec/", ["base/", "schemas/", "prompts/", "runtime/engine/", "runtime/history/"]],
   // The loop reaches models through the port alone: no backend.
-  ["runtime/loop/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/", "runtime/tools/", "runtime/codec/", "runtime/gate/"]],
+  ["runtime/loop/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/", "runtime/tools/", "runtime/codec/", "runtime/questions/"]],
   // The page's entry: the public API without what needs Node, the trace view; its demo page builds on it alone (and the demo's tools).
   ["browser/demo/", ["browser/index.ts", "browser/build/", "demos/weather-tools"]],
   ["browser/", ["core.ts", "base/", "schemas/", "prompts/", "guards/", "runtime/", "trace/"]],
@@ -131,7 +132,7 @@ describe("architecture", () => {
     expect(findCycle()).toBeNull();
   });
 
-  it("imports only downwards: base ← prompts, schemas ← guards ← runtime (gguf, engine ← backends; history, tools ← codec, gate ← loop) ← trace, probe, cli and demos, which use the public API alone", () => {
+  it("imports only downwards: base ← prompts, schemas ← guards ← runtime (gguf, engine ← backends; history, tools ← codec, questions ← loop) ← trace, probe, cli and demos, which use the public API alone", () => {
     expect(upwardImports()).toEqual([]);
   });
 

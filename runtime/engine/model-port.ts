@@ -69,7 +69,7 @@ export interface WritableStep {
  */
 export type GenerationPurpose =
   | { kind: "step"; turn: number; visible: { tools: readonly string[]; final: boolean }; encodeStep: (step: WritableStep) => string }
-  | { kind: "judgement"; turn: number; judgement: "freshness" | "verdict" };
+  | { kind: "judgement"; turn: number; judgement: string };
 
 /**
  * Jump-forward (text the grammar forces, such as a step's skeleton between

@@ -1,82 +1,68 @@
 import { REFUSED } from "../../prompts/model-text.js";
-import { checkCall } from "../../guards/check-call.js";
 import { callKey } from "../../guards/facts/canonical-args.js";
-import type { CallVerdict } from "../../guards/guard.js";
+import type { CallVerdict, GuardDecision } from "../../guards/guard.js";
 import type { CallAttempt, RunState } from "../../guards/run-state.js";
 import { describeIssues } from "../../schemas/validator-cache.js";
 import type { LogicalStep } from "../codec/step-codec.js";
 import { cutObservation, type Observation } from "../tools/tool-observation.js";
+import type { TurnAction } from "./finish-turn.js";
 import type { StepOutcome } from "./interpret-step.js";
 import type { Question } from "./question.js";
-import type { TurnBuilder } from "./turn-builder.js";
 import { renderShown, type TurnInput } from "./turn-input.js";
 
 /** A refusal recorded as a decision of the guard that made it. */
-function recordRefusal(turn: TurnBuilder, name: string, verdict: CallVerdict): void {
-  if (verdict.check === "ok" || verdict.check === "error" || verdict.check === "bad-arguments") return;
+function refusal(name: string, verdict: CallVerdict): GuardDecision[] {
+  if (verdict.check === "ok" || verdict.check === "error" || verdict.check === "bad-arguments") return [];
   const error = (verdict.result as { error?: unknown } | undefined)?.error;
   const reason = typeof error === "string" ? error : verdict.check === "repeat" ? `the same call was made on turn ${verdict.repeatOf}` : verdict.check;
-  turn.record.guards.push({ guard: verdict.guard ?? "view", kind: "refuse", check: verdict.check, tool: name, reason });
+  return [{ guard: verdict.guard ?? "view", kind: "refuse", check: verdict.check, tool: name, reason }];
 }
 
 /** Runs a call that passed every check; the observation's failure code says how it failed, if it did. */
-async function execute(question: Question, outcome: { name: string; args: unknown }, turn: TurnBuilder): Promise<Observation> {
+function execute(question: Question, turn: number, call: { name: string; args: unknown }): Promise<Observation> {
   const { config, recorder, conversation } = question;
-  const index = turn.record.index;
-  recorder.emit({ type: "tool-start", index, name: outcome.name, args: outcome.args });
-  return turn.timeAsync("tool", () =>
-    conversation.registry.execute(outcome.name, outcome.args, {
-      signal: config.signal,
-      turn: index,
-      timeoutMs: config.toolTimeoutMs,
-      maxResultChars: config.maxResultChars,
-    }),
-  );
+  recorder.emit({ type: "tool-start", index: turn, name: call.name, args: call.args });
+  return conversation.registry.execute(call.name, call.args, { signal: config.signal, turn, timeoutMs: config.toolTimeoutMs, maxResultChars: config.maxResultChars });
+}
+
+/** What the model was shown of a call it may not make, or that failed the tool's own schema. */
+function refused(outcome: Extract<StepOutcome, { kind: "call" | "bad-arguments" }>, verdict: CallVerdict | null): Observation {
+  if (outcome.kind === "bad-arguments") return { ok: false, code: "bad-arguments", result: { error: REFUSED.badArguments(outcome.name, describeIssues(outcome.issues)) } };
+  return { ok: false, code: "refused", result: verdict!.result as { error: string } };
 }
 
 /**
- * A call step: the checks decide (visibility, narrowed domains, then each
- * guard's own check); a call that passes runs through the registry. Returns
- * the attempt, which the turn records, or "aborted" when the run's signal
- * fired mid-tool (the turn still records the call that was running).
+ * A call step: the guards' checks decide (visibility, narrowed domains,
+ * then each guard's own check); a call that passes runs through the
+ * registry. Returns what the turn records: the attempt as the guards read
+ * it, the call as the result shows it, the refusal's decision, and the
+ * time the tool took; `aborted` when the signal fired mid-tool (the turn
+ * still records the call that was running).
  */
-export async function actOnCall(
-  question: Question,
-  state: RunState,
-  outcome: Extract<StepOutcome, { kind: "call" | "bad-arguments" }>,
-  turn: TurnBuilder,
-  input: TurnInput,
-): Promise<CallAttempt | "aborted"> {
+export async function actOnCall(question: Question, state: RunState, outcome: Extract<StepOutcome, { kind: "call" | "bad-arguments" }>, input: TurnInput, raw: string): Promise<TurnAction & { aborted: boolean }> {
   const { config, recorder } = question;
-  const base = { turn: state.turn, name: outcome.name, args: outcome.args, key: callKey(outcome.name, outcome.args) };
-  let attempt: CallAttempt;
+  const verdict = outcome.kind === "bad-arguments" ? null : config.registry.checkCall(state, input, outcome);
+  const ms = { tool: 0, render: 0 };
   let observation: Observation;
-  if (outcome.kind === "bad-arguments") {
-    observation = { ok: false, code: "bad-arguments", result: { error: REFUSED.badArguments(outcome.name, describeIssues(outcome.issues)) } };
-    attempt = { ...base, check: "bad-arguments", result: observation.result, evidence: null };
-  } else {
-    const verdict = checkCall(state, input, outcome, config.guards, config.profile);
-    recordRefusal(turn, outcome.name, verdict);
-    if (verdict.check !== "ok") {
-      observation = { ok: false, code: "refused", result: verdict.result as { error: string } };
-      attempt = { ...base, check: verdict.check, result: verdict.result, evidence: null };
-    } else {
-      observation = await execute(question, outcome, turn);
-      // Measuring the next prompt is rendering: its time is the turn's render time.
-      if (observation.ok) {
-        const shown = observation;
-        observation = turn.time("render", () => fitToContext(question, input, { raw: turn.record.raw, step: outcome.step, name: outcome.name, args: outcome.args }, shown));
-      }
-      attempt = { ...base, check: observation.ok ? "ok" : "error", result: observation.result, evidence: observation.ok ? observation.evidence : null };
+  if (!verdict || verdict.check !== "ok") observation = refused(outcome, verdict);
+  else {
+    const started = performance.now();
+    observation = await execute(question, state.turn, outcome);
+    ms.tool = performance.now() - started;
+    // Measuring the next prompt is rendering: its time is the turn's render time.
+    if (observation.ok) {
+      const measuring = performance.now();
+      observation = fitToContext(question, input, { raw, step: outcome.step, name: outcome.name, args: outcome.args }, observation);
+      ms.render = performance.now() - measuring;
     }
-    if (verdict.repeatOf !== undefined && attempt.check !== "repeat") attempt.repeatOf = verdict.repeatOf;
   }
-  turn.record.check = attempt.check;
-  turn.attempt = attempt;
+  const check = verdict === null ? "bad-arguments" : verdict.check !== "ok" ? verdict.check : observation.ok ? "ok" : "error";
+  const attempt: CallAttempt = { turn: state.turn, name: outcome.name, args: outcome.args, key: callKey(outcome.name, outcome.args), check, result: observation.result, evidence: observation.ok ? observation.evidence : null };
+  if (verdict?.repeatOf !== undefined && check !== "repeat") attempt.repeatOf = verdict.repeatOf;
   const failure = observation.ok ? null : { code: observation.code, message: failureMessage(observation.result) };
-  turn.record.tool = { name: attempt.name, args: attempt.args, ok: observation.ok, result: attempt.result, failure };
-  if (attempt.check === "ok" || attempt.check === "error") recorder.emit({ type: "tool-end", index: state.turn, tool: turn.record.tool });
-  return !observation.ok && observation.code === "aborted" ? "aborted" : attempt;
+  const tool = { name: attempt.name, args: attempt.args, ok: observation.ok, result: attempt.result, failure };
+  if (check === "ok" || check === "error") recorder.emit({ type: "tool-end", index: state.turn, tool });
+  return { check, decisions: verdict ? refusal(outcome.name, verdict) : [], attempt, tool, final: false, ms, aborted: !observation.ok && observation.code === "aborted" };
 }
 
 /**

@@ -1,56 +1,34 @@
-import { checkFinal } from "../../guards/check-final.js";
 import { succeeded, type RunState } from "../../guards/run-state.js";
-import { gateFinalAnswer } from "../gate/gate-final-answer.js";
+import { askQuestion } from "../questions/ask-question.js";
+import type { TurnAction } from "./finish-turn.js";
 import type { StepOutcome } from "./interpret-step.js";
-import { judgeOptions, type Question } from "./question.js";
-import type { TurnBuilder } from "./turn-builder.js";
+import { questionOptions, type Question } from "./question.js";
+import type { AcceptedAnswer } from "./run-recorder.js";
 import type { TurnInput } from "./turn-input.js";
 
-export type FinalAction =
-  | { kind: "accept"; answer: string; ungrounded: number[]; ungroundedNames: string[]; unverified: boolean }
-  /** Sent back: this note is appended instead of the draft. */
-  | { kind: "send-back"; note: string }
-  | { kind: "model-error"; error: unknown };
-
-/** Nudges the gate may still send (A4): its budget, less the turns this question it already sent back with one. */
-const gateBudgetLeft = (question: Question, state: RunState): number => question.config.gateBudget - state.turns.filter((turn) => turn.check === "nudged").length;
+/** What a final answer came to: the turn's action, and the answer that stands or the note sent back instead of the draft. */
+export type FinalAct = { action: TurnAction } & ({ answer: AcceptedAnswer; note?: undefined } | { answer?: undefined; note: string });
 
 /**
- * A FinalAnswer step: the checks (offered? numbers grounded?), then the
- * answer gate (deferral, verdict). A rejected draft is never appended (a
- * model shown its own answer writes it again); only the note is. The turn
- * records how the answer was judged.
+ * A FinalAnswer step: the guards' checks (offered? grounded? the answer
+ * gate's: a deferral, a verdict, a nudge), each guard's question put to the
+ * model in the run's session and recorded as a judgement. A draft sent back
+ * is never appended (a model shown its own answer writes it again); only
+ * the note is. Throws only when the model cannot be run (a question's
+ * generation).
  */
-export async function actOnFinal(question: Question, state: RunState, outcome: Extract<StepOutcome, { kind: "final" }>, turn: TurnBuilder, input: TurnInput): Promise<FinalAction> {
-  const { config } = question;
-  turn.final = true;
-  const verdict = checkFinal(state, input, outcome.answer, config.guards, config.profile);
-  turn.record.check = verdict.check;
-  if (verdict.ungrounded.length > 0) turn.record.ungrounded = verdict.ungrounded;
-  if (verdict.ungroundedNames.length > 0) turn.record.ungroundedNames = verdict.ungroundedNames;
-  if (verdict.check === "hidden" || verdict.check === "ungrounded") {
-    const reason = verdict.check === "hidden" ? "FinalAnswer was not offered this turn" : `ungrounded: ${[...verdict.ungrounded, ...verdict.ungroundedNames].join(", ")}`;
-    turn.record.guards.push({ guard: verdict.guard ?? "view", kind: "refuse", check: verdict.check, tool: null, reason });
-    return { kind: "send-back", note: verdict.note! };
-  }
-
+export async function actOnFinal(question: Question, state: RunState, outcome: Extract<StepOutcome, { kind: "final" }>, input: TurnInput): Promise<FinalAct> {
+  const { config, recorder } = question;
+  const ask = async (asked: Parameters<typeof askQuestion>[1], guard: string) => {
+    const judgement = await askQuestion(config.model, asked, guard, questionOptions(question, state.turn));
+    recorder.judgement(judgement);
+    return judgement.value;
+  };
+  const verdict = await config.registry.checkFinal(state, input, outcome.answer, ask);
+  const ungrounded = verdict.ungrounded.length > 0 || verdict.ungroundedNames.length > 0 ? { numbers: verdict.ungrounded, names: verdict.ungroundedNames } : undefined;
+  const action: TurnAction = { check: verdict.check, decisions: verdict.decisions, attempt: null, tool: null, final: true, ...(ungrounded ? { ungrounded } : {}), ms: { tool: 0, render: 0 } };
+  if (verdict.note !== undefined) return { action, note: verdict.note };
   const toolSucceeded = succeeded(state).length > 0;
-  if (config.profile.gate && state.turn < state.maxTurns && !input.view.forcedFinal) {
-    let gate;
-    try {
-      gate = await gateFinalAnswer({
-        model: config.model, question: state.task, draft: outcome.answer, fresh: state.fresh, budgetLeft: gateBudgetLeft(question, state), toolSucceeded,
-        judge: judgeOptions(question, state.turn), onJudgement: (judgement) => question.recorder.judgement(judgement),
-      });
-    } catch (error) {
-      return { kind: "model-error", error };
-    }
-    turn.record.guards.push(...gate.decisions);
-    if (gate.action === "nudge") {
-      turn.record.check = "nudged";
-      return { kind: "send-back", note: gate.nudge };
-    }
-  }
   const unverified = !toolSucceeded && (config.requireTool === "always" || state.fresh === true);
-  return { kind: "accept", answer: outcome.answer, ungrounded: verdict.ungrounded, ungroundedNames: verdict.ungroundedNames, unverified };
+  return { action, answer: { answer: outcome.answer, ungrounded: verdict.ungrounded, ungroundedNames: verdict.ungroundedNames, unverified } };
 }

@@ -7,8 +7,8 @@ import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { RunConfig } from "./run-config.js";
 
 /**
- * Before the first model call: the widest step grammar a run can sample under
- * (every tool, FinalAnswer, the thought, written in the run's codec) is parsed by the model's own
+ * Before the first model call: the widest step grammars a run can sample under
+ * (every tool, FinalAnswer with free or grounded-number text, the thought, written in the run's codec) are parsed by the model's own
  * llama.cpp (ModelPort.checkGrammar), so a grammar llama.cpp would refuse is
  * a configuration error now, not a `grammar-rejected` ending later. When it
  * is refused, each tool's and then each parameter's grammar alone find what
@@ -18,17 +18,14 @@ export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" 
   const port = config.model;
   if (!port.checkGrammar) return;
   const check = (gbnf: string) => port.checkGrammar!(gbnf);
-  const options = {
-    tools: registry.tools,
-    final: true,
-    thought: config.profile.thought,
-    thoughtMaxLength: config.thoughtMaxLength,
-    answerMaxLength: config.answerMaxLength,
-    answerNumbers: config.profile.provenance === "grammar" ? [] : null,
-  };
   let refusal: unknown;
   try {
-    return await check(config.codec.grammar(buildStepSchema(options), stepParts(options)));
+    // The answer's text free, and with its digits held to grounded numbers (G4's answer grammar, as provenance writes it).
+    for (const answerNumbers of [null, []]) {
+      const options = { tools: registry.tools, final: true, thought: config.profile.thought, thoughtMaxLength: config.thoughtMaxLength, answerMaxLength: config.answerMaxLength, answerNumbers };
+      await check(config.codec.grammar(buildStepSchema(options), stepParts(options)));
+    }
+    return;
   } catch (error) {
     if (!(error instanceof GrammarRejectedError)) throw error;
     refusal = error;

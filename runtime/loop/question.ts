@@ -1,13 +1,12 @@
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
-import { runState, type CallAttempt, type RunState } from "../../guards/run-state.js";
-import type { JudgeOptions } from "../gate/judge.js";
+import type { CallAttempt, RunState } from "../../guards/run-state.js";
+import type { QuestionOptions } from "../questions/ask-question.js";
 import type { HeldText } from "../history/held-prompt.js";
 import { initialHistory } from "../history/history-items.js";
 import type { ModelSession } from "../engine/model-port.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
 import type { RunConfig } from "./run-config.js";
 import type { RunRecorder } from "./run-recorder.js";
-import { freshnessOf, toolRequired } from "./tool-requirement.js";
 
 /** What the questions of one conversation share: the tools, their documentation, and the history in the model's own format. */
 export interface Conversation {
@@ -58,29 +57,27 @@ export function shownHistory(conversation: Pick<Conversation, "history" | "excha
 /** The run state the guards read before the next turn, derived from the question's records and the exchanges the prompt still shows. */
 export function stateOf(question: Pick<Question, "config" | "conversation" | "recorder">, stalled = false, lowOnContext = false): RunState {
   const { config, conversation, recorder } = question;
-  const fresh = freshnessOf(recorder.judgementsSoFar);
   const earlier = conversation.earlier.slice(conversation.dropped);
-  return runState(
+  return config.registry.state(
     {
       task: config.task,
       earlier: { tasks: earlier.map((exchange) => exchange.task), calls: earlier.flatMap((exchange) => exchange.calls) },
       maxTurns: config.maxTurns,
       tools: conversation.registry.names.map((tool) => ({ ...conversation.registry.get(tool)!, name: tool })),
-      requireTool: toolRequired(config, fresh),
-      fresh,
+      toolRequirement: config.requireTool,
+      gateBudget: config.gateBudget,
       disabled: [
         ...config.disabledTools.map((tool) => conversation.registry.naming.model(tool)),
         ...conversation.registry.tools.filter((tool) => tool.switchedOff && !config.disabledTools.includes(conversation.registry.naming.original(tool.name))).map((tool) => tool.name),
       ],
     },
-    recorder.factsSoFar,
-    stalled,
-    lowOnContext,
+    { turns: recorder.factsSoFar, judgements: recorder.judgementsSoFar },
+    { stalled, lowOnContext },
   );
 }
 
-/** How the answer gate's judgements are sampled on a given turn: like the steps, in the question's session. */
-export function judgeOptions(question: Pick<Question, "config" | "session">, turn: number): JudgeOptions {
+/** How a guard's question is sampled on a given turn: like the steps, in the question's session. */
+export function questionOptions(question: Pick<Question, "config" | "session">, turn: number): QuestionOptions {
   const { config } = question;
   return { turn, sampling: config.sampling, signal: config.signal, spy: config.spy, jumpForward: config.jumpForward, session: question.session };
 }

@@ -1,5 +1,4 @@
-import { guardPipeline } from "../../guards/guard-list.js";
-import type { Guard } from "../../guards/guard.js";
+import { GuardRegistry } from "../../guards/guard-registry.js";
 import { PROFILES, profileForParameters, type GuardProfile, type ProfileName } from "../../guards/profiles.js";
 import { chooseCodec } from "../codec/choose-codec.js";
 import type { StepCodec } from "../codec/step-codec.js";
@@ -28,8 +27,8 @@ export interface RunConfig extends Omit<Declared, "profile" | "guards" | "sampli
   system: string;
   profileName: ProfileName | "custom";
   profile: GuardProfile;
-  /** The guards this run uses, in the order they run (built-in ones switched on by the profile, then the caller's). */
-  guards: readonly Guard[];
+  /** The guards this run uses, switched and set by the profile (built-in ones and the caller's), in the order they run. */
+  registry: GuardRegistry;
   sampling: Sampling;
   strategy: TurnStrategy;
   /** The caller's signal, or one that never fires. */
@@ -62,7 +61,7 @@ export function resolveRunConfig(options: RunAgentOptions): RunConfig {
     system: declared.system ?? codec.defaultSystem,
     profileName: name,
     profile,
-    guards: guardPipeline(profile, declared.guards),
+    registry: GuardRegistry.of(profile, declared.guards),
     sampling: declared.sampling ?? declared.model.description.sampling.sampling,
     strategy: { ...NATIVE_STRATEGY, ...declared.strategy },
     signal: declared.signal ?? new AbortController().signal,

@@ -1,13 +1,30 @@
-import { partialAnswer } from "../../guards/g7-honest-failure.js";
+import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import type { TurnFacts } from "../../guards/run-state.js";
-import type { Judgement } from "../gate/judge.js";
+import type { Judgement } from "../questions/ask-question.js";
 import type { ToolNames } from "../tools/tool-names.js";
-import { eventWithOriginalNames, turnWithOriginalNames } from "./original-names.js";
+import { eventWithOriginalNames } from "./original-names.js";
 import type { RunConfig } from "./run-config.js";
 import { MODEL_FAILURE_CODES, type DroppedExchanges, type ModelFailureCode, type RunEndReason, type RunEvent, type RunRecord, type RunResult, type RunStatus, type ToolCallRecord, type TurnRecord } from "./run-types.js";
-import { freshnessOf, toolRequired } from "./tool-requirement.js";
-import type { TurnBuilder } from "./turn-builder.js";
-import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
+
+/** An answer the checks let stand. */
+export interface AcceptedAnswer {
+  answer: string;
+  ungrounded: number[];
+  ungroundedNames: string[];
+  unverified: boolean;
+}
+
+/**
+ * One entry of a question's log, appended once and never changed: a turn
+ * that ran to its end (with the answer it gave, or the abort that stopped
+ * its tool), or what kept the next turn from running: a stall (G9), a model
+ * that could not be run, an abort.
+ */
+export type RunEntry =
+  | { kind: "turn"; record: TurnRecord; facts: TurnFacts; answer?: AcceptedAnswer; aborted?: true }
+  | { kind: "stalled"; guard: string }
+  | { kind: "failure"; error: unknown }
+  | { kind: "aborted" };
 
 const STATUS: Record<RunEndReason, RunStatus> = {
   "final-answer": "answered",
@@ -35,23 +52,21 @@ function describeFailure(error: unknown): string {
 }
 
 /**
- * A question's records, append-only: its turns (as the result shows them and
- * as the guards read them) and the answer gate's judgements. It streams
- * events as they are recorded and ends the run with exactly one reason.
- * Everything the loop knows about the run so far is derived from these.
+ * A question's log, append-only: its entries (turns, and what stopped the
+ * next one), the answer gate's judgements, the exchanges that left the
+ * prompt. It streams events as entries come, and makes the result. Everything
+ * the loop knows about the run so far, and how it ends, is derived from it.
  */
 export class RunRecorder {
-  private readonly turns: TurnRecord[] = [];
-  private readonly facts: TurnFacts[] = [];
+  private readonly entries: RunEntry[] = [];
   private readonly judgements: Judgement[] = [];
   private readonly dropped: DroppedExchanges[] = [];
   private readonly started = performance.now();
-  private ended: RunResult | undefined;
 
   constructor(
-    private readonly config: Pick<RunConfig, "task" | "model" | "profileName" | "profile" | "requireTool" | "onEvent" | "codec">,
+    private readonly config: Pick<RunConfig, "task" | "model" | "profileName" | "onEvent" | "codec" | "registry" | "requireTool">,
     /** How the tools are named for the model; records and events give the original names. */
-    private readonly naming?: ToolNames,
+    readonly naming?: ToolNames,
   ) {}
 
   emit(event: RunEvent): void {
@@ -62,9 +77,19 @@ export class RunRecorder {
     }
   }
 
+  /** The log so far. */
+  get log(): readonly RunEntry[] {
+    return this.entries;
+  }
+
+  /** The turns so far, as the result shows them. */
+  get turns(): TurnRecord[] {
+    return this.entries.flatMap((entry) => (entry.kind === "turn" ? [entry.record] : []));
+  }
+
   /** The turns so far, as the guards read them. */
   get factsSoFar(): readonly TurnFacts[] {
-    return this.facts;
+    return this.entries.flatMap((entry) => (entry.kind === "turn" ? [entry.facts] : []));
   }
 
   get judgementsSoFar(): readonly Judgement[] {
@@ -73,6 +98,11 @@ export class RunRecorder {
 
   get calls(): ToolCallRecord[] {
     return this.turns.flatMap((turn) => (turn.tool ? [turn.tool] : []));
+  }
+
+  append(entry: RunEntry): void {
+    this.entries.push(entry);
+    if (entry.kind === "turn") this.emit({ type: "turn-end", turn: entry.record });
   }
 
   judgement(judgement: Judgement): void {
@@ -85,62 +115,40 @@ export class RunRecorder {
     this.dropped.push(record);
   }
 
-  commit(turn: TurnBuilder): void {
-    const { record, facts } = turn.close();
-    const named = this.naming ? turnWithOriginalNames(record, this.naming) : record;
-    this.turns.push(named);
-    this.facts.push(facts);
-    this.emit({ type: "turn-end", turn: named });
-  }
-
-  /** An answered run: the one way a run ends with an answer. */
-  answer(details: { answer: string; ungrounded: number[]; ungroundedNames: string[]; unverified: boolean }): RunResult {
-    return this.finish({
-      ...this.record("final-answer"),
-      status: "answered",
-      reason: "final-answer",
-      answer: details.answer,
-      partialAnswer: null,
-      ungroundedNumbers: details.ungrounded,
-      ungroundedNames: details.ungroundedNames,
-      unverified: details.unverified,
-      error: null,
-    });
-  }
-
-  /** A run that ends without an answer, with exactly one reason; the partial answer holds only tool results. */
-  end(reason: Exclude<RunEndReason, "final-answer">, details: { error?: unknown } = {}): RunResult {
-    return this.finish({
-      ...this.record(reason),
-      status: STATUS[reason] as "failed" | "aborted",
-      answer: null,
-      partialAnswer: partialAnswer(this.calls),
-      ungroundedNumbers: [],
-      ungroundedNames: [],
-      unverified: false,
-      error: details.error === undefined ? null : modelFailure(details.error),
-    });
-  }
-
-  private finish(result: RunResult): RunResult {
-    if (this.ended) return this.ended;
-    this.ended = result;
+  /** The run's result, for the one reason it ended: an answer only from an accepted final; otherwise at most what the tools returned (G7). */
+  result(reason: RunEndReason): RunResult {
+    const last = this.entries.at(-1);
+    const answered = reason === "final-answer" && last?.kind === "turn" ? last.answer : undefined;
+    const failure = last?.kind === "failure" ? last.error : undefined;
+    const result: RunResult = answered
+      ? { ...this.record("final-answer"), status: "answered", reason: "final-answer", answer: answered.answer, partialAnswer: null, ungroundedNumbers: answered.ungrounded, ungroundedNames: answered.ungroundedNames, unverified: answered.unverified, error: null }
+      : {
+          ...this.record(reason),
+          status: STATUS[reason] as "failed" | "aborted",
+          answer: null,
+          partialAnswer: this.config.registry.partialAnswer(this.calls),
+          ungroundedNumbers: [],
+          ungroundedNames: [],
+          unverified: false,
+          error: failure === undefined ? null : modelFailure(failure),
+        };
     this.emit({ type: "run-end", result });
     return result;
   }
 
   /** What every result holds: the turns, and the totals over turns and judgements. */
   private record(reason: RunEndReason): RunRecord {
-    const sum = (pick: (turn: TurnRecord) => number) => this.turns.reduce((total, turn) => total + pick(turn), 0);
+    const turns = this.turns;
+    const sum = (pick: (turn: TurnRecord) => number) => turns.reduce((total, turn) => total + pick(turn), 0);
     const sumJudgements = (pick: (judgement: Judgement) => number) => this.judgements.reduce((total, judgement) => total + pick(judgement), 0);
     return {
       task: this.config.task,
       reason,
       profile: this.config.profileName,
       codec: this.config.codec.name,
-      requireTool: toolRequired(this.config, freshnessOf(this.judgements)),
+      requireTool: this.config.registry.requiresTool(this.config.requireTool, this.judgements),
       judgements: this.judgements,
-      turns: this.turns,
+      turns,
       dropped: this.dropped,
       model: this.config.model.description,
       tokens: {

@@ -1,85 +1,101 @@
-import { afterRepeat, repeatsLastTurn } from "../../guards/g9-stall.js";
-import { appendItems, feedbackItem } from "../history/history-items.js";
-import { ContextOverflowError } from "../engine/context-overflow.js";
-import type { PortGeneration } from "../engine/model-port.js";
-import { actOnCall } from "./act-on-call.js";
-import { actOnFinal } from "./act-on-final.js";
-import { judgeFreshnessFirst } from "./freshness-first.js";
-import { interpretStep, invalidStepFeedback, type StepOutcome } from "./interpret-step.js";
+import type { SampledInput } from "../../guards/guard.js";
 import { groundedNumbers, isGrounded } from "../../guards/facts/grounded-numbers.js";
 import type { RunState } from "../../guards/run-state.js";
-import { stateOf, type Question } from "./question.js";
+import { appendItems, feedbackItem } from "../history/history-items.js";
+import type { PortGeneration } from "../engine/model-port.js";
+import { askQuestion } from "../questions/ask-question.js";
+import { actOnCall } from "./act-on-call.js";
+import { actOnFinal } from "./act-on-final.js";
+import { finishTurn, invalidAction, type TurnAction, type TurnGathered } from "./finish-turn.js";
+import { interpretStep, invalidStepFeedback } from "./interpret-step.js";
+import { questionOptions, stateOf, type Question } from "./question.js";
+import { endOf } from "./run-endings.js";
 import type { RunResult } from "./run-types.js";
 import { sampleStep } from "./sample-step.js";
-import { TurnBuilder } from "./turn-builder.js";
 import { prepareTurn, type TurnInput } from "./turn-input.js";
 
-/** Ends a run whose model could not be run: aborted if the signal fired, else by what failed. */
+/** Ends a question whose model could not be run before its turns (its session could not be opened). */
 export function endOnFailure(question: Pick<Question, "config" | "recorder">, error: unknown): RunResult {
-  if (question.config.signal.aborted) return question.recorder.end("aborted");
-  return question.recorder.end(error instanceof ContextOverflowError ? "context-overflow" : "model-error", { error });
+  question.recorder.append({ kind: "failure", error });
+  return question.recorder.result(endOf(question.recorder.log, question.config)!);
 }
 
 /**
- * The turns of a question whose session is open. Each turn: the state
- * derived from the records so far, the guards' view of it, one step, and
- * what the step leads to, appended to the conversation and recorded.
+ * The turns of a question whose session is open: first the questions the
+ * guards put to the model before the run (A2), then one turn at a time until
+ * a rule of the run's endings holds over the log (see RUN_ENDINGS).
  */
 export async function runTurns(question: Question): Promise<RunResult> {
-  const { config, recorder, conversation } = question;
-  const failure = (error: unknown) => endOnFailure(question, error);
-  const freshness = await judgeFreshnessFirst(question);
-  if (freshness) return failure(freshness.error);
-  let previous: TurnInput | undefined;
-
-  for (let index = 1; index <= config.maxTurns; index++) {
-    if (config.signal.aborted) return recorder.end("aborted");
-    let { state, input } = fitTurn(question, index);
-    // G9: an identical prompt and grammar would reproduce the previous output. Escalate once, then stop.
-    const repeated = repeatsLastTurn(previous, input);
-    if (repeated) {
-      if (afterRepeat(config.profile, input.view) === "end") return recorder.end("stalled");
-      ({ state, input } = fitTurn(question, index, true, input.notes));
+  const { config, recorder } = question;
+  try {
+    for (const { guard, question: asked } of config.registry.questions(stateOf(question))) {
+      recorder.judgement(await askQuestion(config.model, asked, guard, questionOptions(question, 0)));
     }
-    previous = input;
-    const turn = startTurn(question, index, input, repeated);
-
-    let generation: PortGeneration;
-    try {
-      generation = await sampleStep(question, input, index);
-    } catch (error) {
-      return failure(error);
-    }
-    turn.generation(generation);
-    const outcome = interpretStep(generation, input, conversation.registry, config.codec);
-    // What the session now holds, as the next prompt will show it: this prompt, and the step only if the history shows it.
-    conversation.held = { text: input.rendered.text, tokens: input.prompt };
-    recordStep(turn, outcome);
-    recorder.emit({ type: "step", index, raw: turn.record.raw, step: turn.record.step, failure: turn.record.failure });
-
-    if (outcome.kind === "aborted") return recorder.end("aborted");
-    if (outcome.kind === "invalid") {
-      turn.record.check = "invalid";
-      if (config.feedbackOnInvalid) conversation.history.push(feedbackItem(invalidStepFeedback(outcome.error, input.view)));
-    } else if (outcome.kind === "final") {
-      const action = await actOnFinal(question, state, outcome, turn, input);
-      if (action.kind === "model-error") return failure(action.error);
-      if (action.kind === "accept") {
-        recorder.commit(turn);
-        return recorder.answer(action);
-      }
-      conversation.history.push(feedbackItem(action.note));
-    } else {
-      const attempt = await actOnCall(question, state, outcome, turn, input);
-      recorder.commit(turn);
-      if (attempt === "aborted") return recorder.end("aborted");
-      appendItems(conversation.history, config.codec.callItems(generation.text, outcome.step, attempt), { joinModelTurns: config.codec.verbatim });
-      if (config.codec.verbatim && generation.tokens) conversation.held = { text: input.rendered.text + generation.text, tokens: [...input.prompt, ...generation.tokens] };
-      continue;
-    }
-    recorder.commit(turn);
+  } catch (error) {
+    recorder.append({ kind: "failure", error });
   }
-  return recorder.end("max-turns");
+  let last: SampledInput | undefined;
+  for (let end = endOf(recorder.log, config); end === null; end = endOf(recorder.log, config)) last = await runTurn(question, last);
+  return recorder.result(endOf(recorder.log, config)!);
+}
+
+/**
+ * One turn: the state derived from the records so far, the guards' view of
+ * it, the turn as prepared put to the guards (would it repeat the last?),
+ * one step sampled, and what it leads to, appended to the
+ * conversation and to the log, where its record is made once. Returns what
+ * the turn sampled from, for the next turn's comparison.
+ */
+async function runTurn(question: Question, last: SampledInput | undefined): Promise<SampledInput | undefined> {
+  const { config, recorder, conversation } = question;
+  const index = recorder.factsSoFar.length + 1;
+  let { state, input } = fitTurn(question, index);
+  const { go, guard } = config.registry.beforeTurn(state, { last, next: input, view: input.view });
+  if (go === "end") return void recorder.append({ kind: "stalled", guard: guard! });
+  if (go === "again") ({ state, input } = fitTurn(question, index, true, input.notes));
+  const started = performance.now();
+  conversation.history.push(...input.notes.map(feedbackItem));
+  const visible = { tools: input.view.tools, final: input.view.final, enums: input.view.enums };
+  recorder.emit({ type: "turn-start", index, visible });
+  const spy = config.spy ? { prompt: config.model.detokenizeForSpy(input.prompt), tokens: input.prompt.length, grammar: input.gbnf, codec: config.codec.name } : undefined;
+
+  let generation: PortGeneration;
+  try {
+    generation = await sampleStep(question, input, index);
+  } catch (error) {
+    recorder.append({ kind: "failure", error });
+    return input;
+  }
+  const outcome = interpretStep(generation, input, conversation.registry, config.codec);
+  // What the session now holds, as the next prompt will show it: this prompt, and the step only if the history shows it.
+  conversation.held = { text: input.rendered.text, tokens: input.prompt };
+  const step = outcome.kind === "final" || outcome.kind === "call" ? outcome.step : null;
+  const failure = outcome.kind === "invalid" || outcome.kind === "bad-arguments" ? { code: outcome.error.code, message: outcome.error.message } : null;
+  recorder.emit({ type: "step", index, raw: generation.text, step, failure });
+  if (outcome.kind === "aborted") return void recorder.append({ kind: "aborted" });
+
+  const gathered = (action: TurnAction): TurnGathered => ({ index, input, repeated: go === "again", generation, outcome, action, started, ...(spy ? { spy } : {}) });
+  if (outcome.kind === "invalid") {
+    if (config.feedbackOnInvalid) conversation.history.push(feedbackItem(invalidStepFeedback(outcome.error, input.view)));
+    recorder.append({ kind: "turn", ...finishTurn(gathered(invalidAction()), conversation.registry.naming) });
+  } else if (outcome.kind === "final") {
+    let act;
+    try {
+      act = await actOnFinal(question, state, outcome, input);
+    } catch (error) {
+      recorder.append({ kind: "failure", error });
+      return input;
+    }
+    if (act.note !== undefined) conversation.history.push(feedbackItem(act.note));
+    recorder.append({ kind: "turn", ...finishTurn(gathered(act.action), conversation.registry.naming), ...(act.answer ? { answer: act.answer } : {}) });
+  } else {
+    const act = await actOnCall(question, state, outcome, input, generation.text);
+    recorder.append({ kind: "turn", ...finishTurn(gathered(act), conversation.registry.naming), ...(act.aborted ? { aborted: true as const } : {}) });
+    if (act.aborted) return input;
+    appendItems(conversation.history, config.codec.callItems(generation.text, outcome.step, act.attempt!), { joinModelTurns: config.codec.verbatim });
+    if (config.codec.verbatim && generation.tokens) conversation.held = { text: input.rendered.text + generation.text, tokens: [...input.prompt, ...generation.tokens] };
+  }
+  return input;
 }
 
 /**
@@ -98,7 +114,7 @@ function fitTurn(question: Question, index: number, stalled = false, noted: read
     const state = stateOf(question, stalled, lowOnContext);
     const input = prepareTurn(question, state, noted);
     if (!input.drop) {
-      // Nothing more can leave, and the prompt leaves no room for a step and then the final: G8 forces the final now.
+      // Nothing more can leave, and the prompt leaves no room for a step and then the final: the final is forced now (G8).
       if (lowOnContext || contextSize === null || contextSize - input.prompt.length >= 2 * input.reserve) return { state, input };
       lowOnContext = true;
       continue;
@@ -108,26 +124,5 @@ function fitTurn(question: Question, index: number, stalled = false, noted: read
     const still = groundedNumbers(stateOf(question, stalled));
     const forgottenNumbers = groundedNumbers(state).filter((number) => !isGrounded(number, still));
     recorder.drop({ turn: index, tasks, tokens: input.drop.tokens, keptTokens: input.drop.keptTokens, forgottenNumbers });
-  }
-}
-
-/** A turn begins: its new notes join the conversation, and its record starts with what the grammar allows. */
-function startTurn(question: Question, index: number, input: TurnInput, repeated: boolean): TurnBuilder {
-  const { config, recorder, conversation } = question;
-  conversation.history.push(...input.notes.map(feedbackItem));
-  const visible = { tools: input.view.tools, final: input.view.final, enums: input.view.enums };
-  const turn = new TurnBuilder(index, visible, input.decisions, input.notes, repeated);
-  turn.record.ms.grammar = input.ms.grammar;
-  turn.record.ms.render = input.ms.render;
-  turn.record.prompt.appended = input.rendered.appended;
-  if (config.spy) turn.record.spy = { prompt: config.model.detokenizeForSpy(input.prompt), tokens: input.prompt.length, grammar: input.gbnf, codec: config.codec.name };
-  recorder.emit({ type: "turn-start", index, visible });
-  return turn;
-}
-
-function recordStep(turn: TurnBuilder, outcome: StepOutcome): void {
-  if (outcome.kind === "final" || outcome.kind === "call") turn.record.step = outcome.step;
-  if (outcome.kind === "invalid" || outcome.kind === "bad-arguments") {
-    turn.record.failure = { code: outcome.error.code, message: outcome.error.message };
   }
 }

@@ -2,7 +2,7 @@ import type { GuardDecision } from "../../guards/guard.js";
 import type { ProfileName } from "../../guards/profiles.js";
 import type { TurnCheck } from "../../guards/run-state.js";
 import type { CodecName } from "../codec/step-codec.js";
-import type { Judgement } from "../gate/judge.js";
+import type { Judgement } from "../questions/ask-question.js";
 import type { ModelDescription } from "../engine/model-port.js";
 import type { ToolFailureCode } from "../tools/tool-observation.js";
 import type { StepField } from "./step-text-stream.js";

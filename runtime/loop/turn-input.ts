@@ -1,5 +1,4 @@
 import type { ChatHistoryItem } from "node-llama-cpp";
-import { decideView } from "../../guards/decide-view.js";
 import { domainsOf } from "../../guards/facts/enum-domains.js";
 import type { GuardDecision, View } from "../../guards/guard.js";
 import type { RunState } from "../../guards/run-state.js";
@@ -109,7 +108,7 @@ function capsForRoom(free: number, config: Pick<Question["config"], "thoughtMaxL
  */
 export function prepareTurn(question: Pick<Question, "config" | "conversation">, state: RunState, noted: readonly string[] = []): TurnInput {
   const { config, conversation } = question;
-  const { view, decisions } = decideView(state, config.guards, config.profile);
+  const { view, decisions } = config.registry.view(state);
   const given = new Set([...state.turns.flatMap((turn) => turn.notes), ...noted]);
   const notes = [...new Set(view.notes.filter((note) => !given.has(note)))];
   const started = performance.now();

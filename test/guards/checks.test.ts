@@ -1,18 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { checkCall as checkCallWith } from "../../guards/check-call.js";
-import { checkFinal as checkFinalWith } from "../../guards/check-final.js";
 import { callKey } from "../../guards/facts/canonical-args.js";
 import type { GuardDecision, ProposedCall, View } from "../../guards/guard.js";
-import { guardPipeline } from "../../guards/guard-list.js";
+import { GuardRegistry } from "../../guards/guard-registry.js";
 import { PROFILES } from "../../guards/profiles.js";
 import type { RunState } from "../../guards/run-state.js";
 import { groundedNumbers, isGrounded, numbersInText } from "../../guards/facts/grounded-numbers.js";
 import { attempt, finalTurn, fullView, PARIS, state } from "../helpers/run-state.js";
 
-const profile = PROFILES.sub1b;
-const guards = guardPipeline(profile);
-const checkCall = (runState: RunState, view: View, call: ProposedCall, decisions: GuardDecision[] = []) => checkCallWith(runState, { view, decisions }, call, guards, profile);
-const checkFinal = (runState: RunState, view: View, answer: string, decisions: GuardDecision[] = []) => checkFinalWith(runState, { view, decisions }, answer, guards, profile);
+const registry = GuardRegistry.of(PROFILES.sub1b);
+const checkCall = (runState: RunState, view: View, call: ProposedCall, decisions: GuardDecision[] = []) => registry.checkCall(runState, { view, decisions }, call);
+/** No question is asked of these answers (the question is not fresh). */
+const noQuestions = () => Promise.reject(new Error("no question expected"));
+const checkFinal = (runState: RunState, view: View, answer: string, decisions: GuardDecision[] = []) => registry.checkFinal(runState, { view, decisions }, answer, noQuestions);
 
 describe("provenance (G4)", () => {
   it("grounds numbers from the request and successful results, compared numerically", () => {
@@ -60,7 +59,7 @@ describe("visibility and narrowed domains", () => {
     expect(verdict).toMatchObject({ check: "outside-view", result: { error: '"London" is not allowed for city now; allowed: "Paris", "New York".' } });
   });
 
-  it("names the guard whose decision the call ran into, and says why in the guard's own words", () => {
+  it("names the guard whose decision the call ran into, and says why in the guard's own words", async () => {
     const banned: GuardDecision = { guard: "G3", kind: "ban", tool: "Calculator", failures: 3, reason: "it failed 3 times" };
     expect(checkCall(state(), fullView({ tools: ["CityWeather"] }), { name: "Calculator", args: { a: 1, op: "+", b: 1 } }, [banned])).toEqual({
       check: "banned",
@@ -79,14 +78,14 @@ describe("visibility and narrowed domains", () => {
     const narrowed = fullView({ enums: { "CityWeather.city": ["New York"] } });
     expect(checkCall(state(), narrowed, { name: "CityWeather", args: { city: "London" } }, narrowings).guard).toBe("G1");
     expect(checkCall(state(), narrowed, { name: "CityWeather", args: { city: "Paris" } }, narrowings).guard).toBe("G5");
-    expect(checkFinal(state(), fullView({ final: false }), "x", [{ guard: "G2", kind: "hide-final", reason: "" }])).toMatchObject({ check: "hidden", guard: "G2" });
+    expect(await checkFinal(state(), fullView({ final: false }), "x", [{ guard: "G2", kind: "hide-final", reason: "" }])).toMatchObject({ check: "hidden", guard: "G2" });
   });
 
-  it("names G4 and G5 on their own refusals", () => {
+  it("names G4 and G5 on their own refusals", async () => {
     expect(checkCall(state(), fullView(), { name: "ConvertTemperature", args: { value: 25, from: "C", to: "F" } }).guard).toBe("G4");
     const afterParis = state({ calls: [attempt(1, "CityWeather", { city: "Paris" }, "ok", PARIS)] });
     expect(checkCall(afterParis, fullView(), { name: "CityWeather", args: { city: "Paris" } }).guard).toBe("G5");
-    expect(checkFinal(afterParis, fullView(), "25 degrees").guard).toBe("G4");
+    expect((await checkFinal(afterParis, fullView(), "25 degrees")).guard).toBe("G4");
   });
 });
 
@@ -98,14 +97,14 @@ describe("final answers", () => {
     ["ungrounded, first time: sent back", afterParis, fullView(), "Paris is 25°C.", "ungrounded"],
     ["ungrounded, second time: accepted and recorded", { ...afterParis, turns: [...afterParis.turns, finalTurn(2, "ungrounded")] }, fullView(), "Paris is 25°C.", "ungrounded-accepted"],
     ["ungrounded on a forced final: accepted and recorded", afterParis, fullView({ forcedFinal: true }), "Paris is 25°C.", "ungrounded-accepted"],
-  ] as const)("%s", (_label, runState, view, answer, expected) => {
-    const verdict = checkFinal(runState, view, answer);
+  ] as const)("%s", async (_label, runState, view, answer, expected) => {
+    const verdict = await checkFinal(runState, view, answer);
     expect(verdict.check).toBe(expected);
     if (expected.startsWith("ungrounded")) expect(verdict.ungrounded).toEqual([25]);
   });
 
-  it("tells the model which numbers it may use", () => {
-    expect(checkFinal(afterParis, fullView(), "25").note).toBe(
+  it("tells the model which numbers it may use", async () => {
+    expect((await checkFinal(afterParis, fullView(), "25")).note).toBe(
       "Your answer used 25, which is not in the request or any tool result. Answer again using only these numbers: 18, 82.",
     );
   });
@@ -119,19 +118,19 @@ describe("provenance for names (G4)", () => {
     calls: [attempt(1, "CityWeather", { city: "Berlin" }, "ok", berlin), attempt(2, "CityWeather", { city: "Sydney" }, "ok", sydney)],
   });
 
-  it("sends back an answer naming a city that neither the task nor a result names, once", () => {
-    const verdict = checkFinal(compared, fullView(), "Sydney is colder: 16°C vs 21°C in Paris.");
+  it("sends back an answer naming a city that neither the task nor a result names, once", async () => {
+    const verdict = await checkFinal(compared, fullView(), "Sydney is colder: 16°C vs 21°C in Paris.");
     expect(verdict).toMatchObject({ check: "ungrounded", guard: "G4", ungrounded: [], ungroundedNames: ["Paris"] });
     expect(verdict.note).toBe("Your answer named Paris, which is not in the request or any tool result. Answer again naming only: Sydney, Berlin.");
-    expect(checkFinal({ ...compared, turns: [...compared.turns, finalTurn(3, "ungrounded")] }, fullView(), "Paris.").check).toBe("ungrounded-accepted");
+    expect((await checkFinal({ ...compared, turns: [...compared.turns, finalTurn(3, "ungrounded")] }, fullView(), "Paris.")).check).toBe("ungrounded-accepted");
   });
 
-  it("accepts names the task states, through aliases too, and names in results; units and operators are not names", () => {
-    expect(checkFinal(compared, fullView(), "Sydney (21°C) is warmer than Berlin (16°C).").check).toBe("ok");
+  it("accepts names the task states, through aliases too, and names in results; units and operators are not names", async () => {
+    expect((await checkFinal(compared, fullView(), "Sydney (21°C) is warmer than Berlin (16°C).")).check).toBe("ok");
     const nyc = state({ task: "Weather in NYC?", calls: [attempt(1, "CityWeather", { city: "New York" }, "ok", { city: "New York", temperatureC: 24 })] });
-    expect(checkFinal(nyc, fullView(), "New York: 24°C, and 24 F is not C.").check).toBe("ok");
+    expect((await checkFinal(nyc, fullView(), "New York: 24°C, and 24 F is not C.")).check).toBe("ok");
     // Mentioned by a result (not the task): grounded.
     const fromResult = state({ task: "Where is it 18 degrees?", calls: [attempt(1, "CityWeather", { city: "Paris" }, "ok", PARIS)] });
-    expect(checkFinal(fromResult, fullView(), "In Paris.").check).toBe("ok");
+    expect((await checkFinal(fromResult, fullView(), "In Paris.")).check).toBe("ok");
   });
 });

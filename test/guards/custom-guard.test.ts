@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { defineGuard, defineTool, describeDecision, runAgent, type GuardDecision } from "../../index.js";
+import { defineGuard, defineTool, describeDecision, PROFILES, runAgent, type Decision } from "../../index.js";
 import { scriptedModel } from "../../testing.js";
 
 /** A user's own guard, written against the public API only: no Delete* tool after turn 3. */
@@ -11,7 +11,7 @@ const noLateDeletes = defineGuard({
   view(state, view) {
     if (state.turn <= 3) return { view, decisions: [] };
     const late = view.tools.filter((tool) => tool.startsWith("Delete"));
-    const decisions: GuardDecision[] = late.map((tool) => ({ guard: "no-late-deletes", kind: "hide-tool", tool, reason: "destructive tools only in the first three turns" }));
+    const decisions: Decision[] = late.map((tool) => ({ kind: "hide-tool", tool, reason: "destructive tools only in the first three turns" }));
     return { view: { ...view, tools: view.tools.filter((tool) => !late.includes(tool)) }, decisions };
   },
 });
@@ -46,5 +46,14 @@ describe("a custom guard registered through the public API", () => {
     expect(result.turns[3]!.tool).toMatchObject({ ok: false, failure: { code: "refused" } });
     expect(describeDecision(result.turns[3]!.guards[0]!)).toBe("no-late-deletes: DeleteFile hidden (destructive tools only in the first three turns)");
     expect(result).toMatchObject({ status: "answered", answer: "Deleted a.txt." });
+  });
+
+  it("is switched by a profile like a built-in guard, by its id", async () => {
+    deleted.length = 0;
+    const script = [step("ListFiles", {}), step("ListFiles", {}), step("ListFiles", {}), step("DeleteFile", { name: "b.txt" }), { thought: "", call: { tool: "FinalAnswer", answer: "Deleted b.txt." } }];
+    const off = { ...PROFILES.none, guards: { ...PROFILES.none.guards, "no-late-deletes": false } };
+    const result = await runAgent({ model: scriptedModel(script), tools, task: "Tidy up the files.", profile: off, guards: [noLateDeletes] });
+    expect(deleted).toEqual(["b.txt"]);
+    expect(result.turns[3]!.visible.tools).toContain("DeleteFile");
   });
 });

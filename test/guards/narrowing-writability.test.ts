@@ -1,12 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { weatherTools } from "../../demos/weather-tools.js";
-import { decideView } from "../../guards/decide-view.js";
 import { callKey } from "../../guards/facts/canonical-args.js";
 import { domainsOf } from "../../guards/facts/enum-domains.js";
-import { guardPipeline } from "../../guards/guard-list.js";
+import { GuardRegistry } from "../../guards/guard-registry.js";
 import { PROFILES } from "../../guards/profiles.js";
-import { runState, type CallAttempt, type RunState } from "../../guards/run-state.js";
+import type { CallAttempt, RunSetting, RunState } from "../../guards/run-state.js";
 import { defineTool, type Tool } from "../../runtime/tools/define-tool.js";
 import { compileGbnf } from "../../schemas/gbnf-compiler.js";
 import { narrowParams } from "../../schemas/narrow-params.js";
@@ -49,10 +48,11 @@ const ORACLE: Array<[task: string, calls: Call[]]> = [
 ];
 
 const toolInfo = TOOLS.map((tool) => ({ ...tool }));
+const registry = GuardRegistry.of(PROFILES.sub1b);
+const setting = (task: string): RunSetting => ({ task, earlier: { tasks: [], calls: [] }, maxTurns: 8, tools: toolInfo, toolRequirement: "always", gateBudget: 2, disabled: [] });
 
 async function writable(state: RunState, call: Call): Promise<boolean> {
-  const profile = PROFILES.sub1b;
-  const { view } = decideView(state, guardPipeline(profile), profile);
+  const { view } = registry.view(state);
   if (!view.tools.includes(call.name)) return false;
   const tools = view.tools.map((name) => {
     const tool = TOOLS.find((candidate) => candidate.name === name)!;
@@ -66,7 +66,7 @@ describe("narrowing never makes the right call unwritable", () => {
   it.each(ORACLE)("%s", async (task, calls) => {
     const done: CallAttempt[] = [];
     for (const [index, call] of calls.entries()) {
-      const state: RunState = runState({ task, earlier: { tasks: [], calls: [] }, maxTurns: 8, tools: toolInfo, requireTool: true, fresh: null, disabled: [] }, done.map((call) => ({ index: call.turn, check: call.check, call, final: false, notes: [], repeated: false })));
+      const state: RunState = registry.state(setting(task), { turns: done.map((call) => ({ index: call.turn, check: call.check, call, final: false, notes: [], repeated: false })), judgements: [] });
       expect(await writable(state, call), `${call.name}(${JSON.stringify(call.args)}) on turn ${index + 1}`).toBe(true);
       const tool = TOOLS.find((candidate) => candidate.name === call.name)!;
       const result = JSON.parse(JSON.stringify(await tool.run(call.args as never, { signal: new AbortController().signal, turn: index + 1 })));
@@ -75,9 +75,7 @@ describe("narrowing never makes the right call unwritable", () => {
   });
 
   it("still narrows subjects: the task's cities and tickers, and only those", async () => {
-    const profile = PROFILES.sub1b;
-    const state: RunState = runState({ task: "Mumbai temperature in F? And Quote F.", earlier: { tasks: [], calls: [] }, maxTurns: 8, tools: toolInfo, requireTool: true, fresh: null, disabled: [] }, []);
-    const { view } = decideView(state, guardPipeline(profile), profile);
+    const { view } = registry.view(registry.state(setting("Mumbai temperature in F? And Quote F."), { turns: [], judgements: [] }));
     expect(view.enums).toMatchObject({ "CityWeather.city": ["Mumbai"], "Quote.ticker": ["F"] });
     expect(Object.keys(view.enums).filter((key) => key.startsWith("ConvertTemperature.") && !key.endsWith(".value"))).toEqual([]);
   });

@@ -1,25 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { nudgedTurnGuard } from "../../guards/a4-nudged-turn.js";
-import { decideView } from "../../guards/decide-view.js";
+import { nudgeGuard } from "../../guards/built-in/a4-nudge.js";
 import { valuesNamedIn } from "../../guards/facts/named-values.js";
-import { taskEnumGuard } from "../../guards/g1-task-enums.js";
-import { finalHiddenGuard } from "../../guards/g2-final-hidden.js";
-import { banGuard } from "../../guards/g3-ban.js";
-import { provenanceGuard } from "../../guards/g4-provenance.js";
-import { repeatGuard } from "../../guards/g5-repeats.js";
-import { scopeCapGuard } from "../../guards/g6-scope-cap.js";
-import { lastTurnGuard } from "../../guards/g8-forced-final.js";
-import { stallGuard } from "../../guards/g9-stall.js";
-import { guardPipeline } from "../../guards/guard-list.js";
+import { taskEnumGuard } from "../../guards/built-in/g1-task-enums.js";
+import { finalHiddenGuard } from "../../guards/built-in/g2-final-hidden.js";
+import { banGuard } from "../../guards/built-in/g3-ban.js";
+import { provenanceGuard } from "../../guards/built-in/g4-provenance.js";
+import { repeatGuard } from "../../guards/built-in/g5-repeats.js";
+import { scopeCapGuard } from "../../guards/built-in/g6-scope-cap.js";
+import { forcedFinalGuard } from "../../guards/built-in/g8-forced-final.js";
+import { stallGuard } from "../../guards/built-in/g9-stall.js";
+import { stamped } from "../../guards/active-guard.js";
+import { GuardRegistry } from "../../guards/guard-registry.js";
 import type { Guard, View } from "../../guards/guard.js";
 import { PROFILES, type GuardProfile } from "../../guards/profiles.js";
 import type { RunState } from "../../guards/run-state.js";
 import { attempt, finalTurn, fullView, PARIS, state } from "../helpers/run-state.js";
 
-/** One guard's view function under a profile (sub1b unless overridden). */
-const viewOf = (guard: Guard, runState: RunState, view: View, profile: Partial<GuardProfile> = {}) => guard.view!(runState, view, { ...PROFILES.sub1b, ...profile });
+/** One guard's view with its own settings, some changed, its decisions stamped as the registry stamps them. */
+const viewOf = (guard: Guard, runState: RunState, view: View, settings: Record<string, unknown> = {}) => {
+  const outcome = guard.view!(runState, view, { ...(guard.settings as object), ...settings });
+  return { view: outcome.view, decisions: stamped(guard.id, outcome.decisions) };
+};
 /** The whole pipeline of a profile. */
-const decide = (runState: RunState, profile: GuardProfile) => decideView(runState, guardPipeline(profile), profile);
+const decide = (runState: RunState, profile: GuardProfile, extra: Guard[] = []) => GuardRegistry.of(profile, extra).view(runState);
 
 describe("G1: domains narrowed to the values the request names", () => {
   it.each([
@@ -56,8 +59,8 @@ describe("G2: FinalAnswer hidden until a tool succeeded, when the run requires o
 
   it("A4 hides it for the one turn after a nudge, with its own decision", () => {
     const nudged = state({ requireTool: false, turns: [finalTurn(1, "nudged")] });
-    expect(viewOf(nudgedTurnGuard, nudged, fullView())).toMatchObject({ view: { final: false }, decisions: [{ guard: "A4", kind: "hide-final" }] });
-    expect(viewOf(nudgedTurnGuard, state({ requireTool: false }), fullView()).view.final).toBe(true);
+    expect(viewOf(nudgeGuard, nudged, fullView())).toMatchObject({ view: { final: false }, decisions: [{ guard: "A4", kind: "hide-final" }] });
+    expect(viewOf(nudgeGuard, state({ requireTool: false }), fullView()).view.final).toBe(true);
   });
 });
 
@@ -74,9 +77,9 @@ describe("G3: a tool that failed twice leaves the union", () => {
     expect(viewOf(banGuard, state({ calls: failing(count, check) }), fullView()).view.tools.includes("Calculator")).toBe(visible);
   });
 
-  it("reads its threshold from the profile", () => {
-    expect(viewOf(banGuard, state({ calls: failing(2) }), fullView(), { banAfterFailures: 3 }).view.tools).toContain("Calculator");
-    expect(viewOf(banGuard, state({ calls: failing(3) }), fullView(), { banAfterFailures: 3 }).decisions).toEqual([
+  it("reads its threshold from its setting", () => {
+    expect(viewOf(banGuard, state({ calls: failing(2) }), fullView(), { after: 3 }).view.tools).toContain("Calculator");
+    expect(viewOf(banGuard, state({ calls: failing(3) }), fullView(), { after: 3 }).decisions).toEqual([
       { guard: "G3", kind: "ban", tool: "Calculator", failures: 3, reason: "it failed 3 times" },
     ]);
   });
@@ -127,15 +130,15 @@ describe("G5: repeats", () => {
     ["a succeeded call repeated twice", [paris, repeatOfParis(2), repeatOfParis(3)], true],
     ["two repeats of failed calls (retries)", [attempt(1, "Calculator", { a: 1, op: "/", b: 0 }, "error"), { ...attempt(2, "Calculator", { a: 1, op: "/", b: 0 }, "error"), repeatOf: 1 }, { ...attempt(3, "Calculator", { a: 1, op: "/", b: 0 }, "error"), repeatOf: 1 }], true],
   ] as const)("%s forces the final: %s", (_label, calls, forced) => {
-    expect(viewOf(repeatGuard, state({ calls: [...calls] }), fullView(), { repeats: "ledger" }).view.forcedFinal).toBe(forced);
+    expect(viewOf(repeatGuard, state({ calls: [...calls] }), fullView(), { mode: "ledger" }).view.forcedFinal).toBe(forced);
   });
 });
 
 describe("G6: scope cap", () => {
   it("forces the final once the distinct successful calls reach the cap", () => {
     const calls = ["Paris", "New York", "Paris"].map((city, index) => attempt(index + 1, "CityWeather", { city }, "ok"));
-    expect(viewOf(scopeCapGuard, state({ calls }), fullView(), { scopeCap: 3 }).view.forcedFinal).toBe(false);
-    expect(viewOf(scopeCapGuard, state({ calls }), fullView(), { scopeCap: 2 }).view.forcedFinal).toBe(true);
+    expect(viewOf(scopeCapGuard, state({ calls }), fullView(), { cap: 3 }).view.forcedFinal).toBe(false);
+    expect(viewOf(scopeCapGuard, state({ calls }), fullView(), { cap: 2 }).view.forcedFinal).toBe(true);
   });
 });
 
@@ -156,13 +159,13 @@ describe("G8: forced final", () => {
 
   it("forces the final when the guards leave nothing that could be written", () => {
     const hideEverything: Guard = { id: "everything-off", title: "", stage: "hide", view: (_state, view) => ({ view: { ...view, tools: [], final: false }, decisions: [] }) };
-    const { view, decisions } = decideView(state(), [hideEverything], PROFILES.none);
+    const { view, decisions } = decide(state(), PROFILES.none, [hideEverything]);
     expect(view).toMatchObject({ tools: [], final: true, forcedFinal: true });
     expect(decisions).toEqual([{ guard: "G8", kind: "force-final", reason: "no tool is left and nothing else could be written" }]);
   });
 
   it("does nothing before the last turn", () => {
-    expect(viewOf(lastTurnGuard, state({ turn: 7 }), fullView()).view.forcedFinal).toBe(false);
+    expect(viewOf(forcedFinalGuard, state({ turn: 7 }), fullView()).view.forcedFinal).toBe(false);
   });
 
   it("forces the final on any turn low on context, even before a tool succeeded", () => {

@@ -3,7 +3,8 @@ import type { OraclePlan } from "../tasks/task-kind.js";
 
 /** One generation the runtime asked for: the exact prompt tokens it evaluated, and the oracle's answer as tokens. */
 export interface Generation {
-  kind: "step" | "freshness" | "verdict";
+  /** "step", or the kind of question a guard asked ("freshness", "verdict"). */
+  kind: string;
   prompt: number[];
   completion: number[];
   text: string;

@@ -1,7 +1,7 @@
 import { suggestName } from "../../../base/closest-name.js";
 import { ConfigurationError } from "../../../base/configuration-error.js";
 import type { Guard } from "../../../guards/guard.js";
-import type { GuardProfile, ProfileName } from "../../../guards/profiles.js";
+import { PROFILE_NAMES, type GuardProfile, type ProfileName } from "../../../guards/profiles.js";
 import { STEP_DEFAULTS } from "../../../schemas/step-schema.js";
 import { GBNF_REPETITION_LIMIT } from "../../../schemas/gbnf-compiler.js";
 import { CODEC_NAMES, type CodecName } from "../../codec/step-codec.js";
@@ -11,9 +11,6 @@ import type { Tool } from "../../tools/define-tool.js";
 import { boolean, choice, integer, names, number, value, type OptionsOf, type WithDefault } from "./option-kinds.js";
 import type { RunEvent } from "../run-types.js";
 import type { TurnStrategy } from "../turn-strategy.js";
-
-/** The profiles by name; a custom profile is a GuardProfile object. */
-const PROFILE_NAMES: readonly ProfileName[] = ["sub1b", "mid", "large", "none"];
 
 /**
  * The sampling fields, each a flag of its own on the command line

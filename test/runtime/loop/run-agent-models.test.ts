@@ -38,6 +38,13 @@ describe("runAgent on the built-in tiny model", () => {
     expect(reasons).toHaveLength(12);
   });
 
+  it("ends a run on a model disposed under it as model-error, code model-disposed, never a throw", async () => {
+    const model = llamaModelPort(await openModel({ source: { tiny: 1 }, llama: await testLlama() }));
+    await model.dispose();
+    const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, maxTurns: 2 });
+    expect(result).toMatchObject({ status: "failed", reason: "model-error", answer: null, error: { code: "model-disposed" } });
+  });
+
   it("reuses the KV cache: from the second turn on, only the appended tokens are evaluated", async () => {
     const model = llamaModelPort(await openModel({ source: { tiny: 1 }, llama: await testLlama() }));
     try {

@@ -17,6 +17,17 @@ const call = (tool: string, args: unknown, thought = `calling ${tool}`) => ({ th
 const final = (answer: string, thought = "done") => ({ thought, call: { tool: "FinalAnswer", answer } });
 
 describe("runAgent with the scripted model", () => {
+  it("makes each turn's record once, when the turn finishes, and freezes it", async () => {
+    const model = scriptedModel([call("CityWeather", { city: "Paris" }), final("Paris: 18°C.")]);
+    const ended: RunEvent[] = [];
+    const result = await runAgent({ model, tools: weatherTools, task: "Weather in Paris?", onEvent: (event) => event.type === "turn-end" && ended.push(event) });
+    expect(ended.map((event) => (event.type === "turn-end" ? event.turn : null))).toEqual(result.turns);
+    for (const turn of result.turns) {
+      expect(Object.isFrozen(turn) && Object.isFrozen(turn.guards) && Object.isFrozen(turn.visible) && Object.isFrozen(turn.ms)).toBe(true);
+      expect(() => (turn.guards as unknown[]).push({})).toThrow(TypeError);
+    }
+  });
+
   it("solves the dual-op weather task in three turns with native history", async () => {
     const model = scriptedModel([
       call("CityWeather", { city: "Paris" }, "I need Paris first."),

@@ -1,5 +1,5 @@
-import { WITHHELD } from "../prompts/model-text.js";
-import { defineGuard, type GuardDecision } from "./guard.js";
+import { WITHHELD } from "../../prompts/model-text.js";
+import { defineGuard, type Decision } from "../guard.js";
 
 /**
  * A5: tools the caller switched off for the run are documented (the prompt
@@ -12,13 +12,14 @@ export const toolOffGuard = defineGuard({
   id: "A5",
   title: "tools switched off for the run are never offered",
   stage: "remove",
+  required: true,
   view(state, view) {
     const off = view.tools.filter((tool) => state.disabled.includes(tool));
     if (off.length === 0) return { view, decisions: [] };
     const tools = view.tools.filter((tool) => !off.includes(tool));
-    const decisions: GuardDecision[] = off.map((tool) => ({ guard: "A5", kind: "switch-off", tool, reason: WITHHELD.switchedOff }));
+    const decisions: Decision[] = off.map((tool) => ({ kind: "switch-off", tool, reason: WITHHELD.switchedOff }));
     if (tools.length > 0) return { view: { ...view, tools }, decisions };
-    decisions.push({ guard: "A5", kind: "force-final", reason: "every tool is switched off" });
+    decisions.push({ kind: "force-final", reason: "every tool is switched off" });
     return { view: { ...view, tools, forcedFinal: true }, decisions };
   },
 });

@@ -1,16 +1,16 @@
-import { REFUSED, WITHHELD } from "../prompts/model-text.js";
-import { callKey } from "./facts/canonical-args.js";
-import { stringEnumValues, topLevelProperties } from "../schemas/schema-shapes.js";
-import { enumKey } from "./facts/enum-domains.js";
-import { defineGuard, type GuardDecision, type ViewOutcome, type View } from "./guard.js";
-import { succeeded, type RunState } from "./run-state.js";
+import { REFUSED, WITHHELD } from "../../prompts/model-text.js";
+import { callKey } from "../facts/canonical-args.js";
+import { stringEnumValues, topLevelProperties } from "../../schemas/schema-shapes.js";
+import { enumKey } from "../facts/enum-domains.js";
+import { defineGuard, type Decision, type ViewOutcome, type View } from "../guard.js";
+import { succeeded, type RunState } from "../run-state.js";
 
 /** Repeats of any kind: calls answered from the ledger, and retries of failed calls. */
 const repeatCount = (state: RunState): number => state.calls.filter((call) => call.check === "repeat" || call.repeatOf !== undefined).length;
 
 /** With "exclude": a single-parameter tool's already-fetched values leave its domain, so the model cannot even write the repeat. */
 function excludeFetched(state: RunState, view: View): ViewOutcome {
-  const decisions: GuardDecision[] = [];
+  const decisions: Decision[] = [];
   const enums = { ...view.enums };
   const hidden: string[] = [];
   const fetched = new Set(succeeded(state).map((call) => call.key));
@@ -25,10 +25,10 @@ function excludeFetched(state: RunState, view: View): ViewOutcome {
     if (remaining.length === domain.length) continue;
     if (remaining.length === 0) {
       hidden.push(tool.name);
-      decisions.push({ guard: "G5", kind: "hide-tool", tool: tool.name, reason: WITHHELD.allFetched(key) });
+      decisions.push({ kind: "hide-tool", tool: tool.name, reason: WITHHELD.allFetched(key) });
     } else {
       enums[key] = remaining;
-      decisions.push({ guard: "G5", kind: "narrow", tool: tool.name, param: property.name, values: remaining, reason: "the other values were already fetched" });
+      decisions.push({ kind: "narrow", tool: tool.name, param: property.name, values: remaining, reason: "the other values were already fetched" });
     }
   }
   return { view: { ...view, tools: view.tools.filter((tool) => !hidden.includes(tool)), enums }, decisions };
@@ -47,25 +47,24 @@ export const repeatGuard = defineGuard({
   id: "G5",
   title: "repeated calls are answered from the ledger, then the final is forced",
   stage: "narrow",
-  profileField: "repeats",
-  view(state, view, profile) {
+  settings: { mode: "exclude" as "exclude" | "ledger" },
+  view(state, view, settings) {
     const repeats = repeatCount(state);
     const repeatedSuccess = succeeded(state).some((call) => state.calls.filter((other) => other.check === "repeat" && other.key === call.key).length >= 2);
     if (repeatedSuccess || repeats >= 2) {
       const reason = repeatedSuccess ? "a succeeded call was repeated twice" : `${repeats} repeated calls`;
-      return { view: { ...view, forcedFinal: true }, decisions: [{ guard: "G5", kind: "force-final", reason }] };
+      return { view: { ...view, forcedFinal: true }, decisions: [{ kind: "force-final", reason }] };
     }
-    return profile.repeats === "exclude" ? excludeFetched(state, view) : { view, decisions: [] };
+    return settings.mode === "exclude" ? excludeFetched(state, view) : { view, decisions: [] };
   },
 
   checkCall(state, call) {
     const key = callKey(call.name, call.args);
     const earlier = [...state.earlier.calls, ...state.calls].find((attempt) => attempt.key === key && attempt.check !== "repeat");
     if (!earlier) return null;
-    if (earlier.check === "error") return { check: "ok", guard: "G5", repeatOf: earlier.turn };
+    if (earlier.check === "error") return { check: "ok", repeatOf: earlier.turn };
     return {
       check: "repeat",
-      guard: "G5",
       repeatOf: earlier.turn,
       result: {
         repeat: REFUSED.repeat(earlier.turn),

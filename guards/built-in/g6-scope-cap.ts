@@ -1,5 +1,5 @@
-import { defineGuard } from "./guard.js";
-import { succeeded } from "./run-state.js";
+import { defineGuard } from "../guard.js";
+import { succeeded } from "../run-state.js";
 
 /**
  * G6: small models are scoped to what their benchmarks certify, single or
@@ -10,11 +10,11 @@ export const scopeCapGuard = defineGuard({
   id: "G6",
   title: "past a cap on distinct successful calls, the final is forced",
   stage: "force",
-  profileField: "scopeCap",
-  view(state, view, profile) {
-    const cap = profile.scopeCap ?? Infinity;
+  settings: { cap: 3 },
+  view(state, view, settings) {
+    const cap = settings.cap;
     const distinct = new Set(succeeded(state).map((call) => call.key)).size;
     if (distinct < cap) return { view, decisions: [] };
-    return { view: { ...view, forcedFinal: true }, decisions: [{ guard: "G6", kind: "force-final", reason: `${distinct} distinct successful calls reach the cap of ${cap}` }] };
+    return { view: { ...view, forcedFinal: true }, decisions: [{ kind: "force-final", reason: `${distinct} distinct successful calls reach the cap of ${cap}` }] };
   },
 });

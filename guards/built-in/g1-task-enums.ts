@@ -1,7 +1,7 @@
-import { enumKey } from "./facts/enum-domains.js";
-import { valuesNamedIn } from "./facts/named-values.js";
-import { subjectDomains } from "./facts/subjects.js";
-import { defineGuard, type GuardDecision } from "./guard.js";
+import { enumKey } from "../facts/enum-domains.js";
+import { valuesNamedIn } from "../facts/named-values.js";
+import { subjectDomains } from "../facts/subjects.js";
+import { defineGuard, type Decision } from "../guard.js";
 
 /**
  * G1, narrowing from the task: where the task names values of a subject
@@ -15,9 +15,8 @@ export const taskEnumGuard = defineGuard({
   id: "G1",
   title: "subject domains narrowed to the values the task names",
   stage: "narrow",
-  profileField: "taskEnums",
   view(state, view) {
-    const decisions: GuardDecision[] = [];
+    const decisions: Decision[] = [];
     const enums = { ...view.enums };
     for (const tool of state.tools.filter((candidate) => view.tools.includes(candidate.name))) {
       for (const subject of subjectDomains(tool)) {
@@ -26,7 +25,7 @@ export const taskEnumGuard = defineGuard({
         const named = valuesNamedIn(state.task, domain, tool.aliases);
         if (named.length === 0 || named.length === domain.length) continue;
         enums[key] = named;
-        decisions.push({ guard: "G1", kind: "narrow", tool: tool.name, param: subject.param, values: named, reason: "the task names these values" });
+        decisions.push({ kind: "narrow", tool: tool.name, param: subject.param, values: named, reason: "the task names these values" });
       }
     }
     return { view: { ...view, enums }, decisions };

@@ -1,11 +1,11 @@
-import { REFUSED, SENT_BACK, WITHHELD } from "../prompts/model-text.js";
-import { validateAgainst } from "../schemas/validator-cache.js";
-import { isNumericSchema, topLevelProperties } from "../schemas/schema-shapes.js";
-import { enumKey } from "./facts/enum-domains.js";
-import { groundedNumbers, isGrounded, numbersInText, numericLeaves } from "./facts/grounded-numbers.js";
-import { groundedNames, ungroundedNamesIn } from "./facts/subjects.js";
-import { defineGuard, type GuardDecision } from "./guard.js";
-import type { RunState } from "./run-state.js";
+import { REFUSED, SENT_BACK, WITHHELD } from "../../prompts/model-text.js";
+import { validateAgainst } from "../../schemas/validator-cache.js";
+import { isNumericSchema, topLevelProperties } from "../../schemas/schema-shapes.js";
+import { enumKey } from "../facts/enum-domains.js";
+import { groundedNumbers, isGrounded, numbersInText, numericLeaves } from "../facts/grounded-numbers.js";
+import { groundedNames, ungroundedNamesIn } from "../facts/subjects.js";
+import { defineGuard, type Decision } from "../guard.js";
+import type { RunState } from "../run-state.js";
 
 /** How many final answers this task sent back for ungrounded numbers or names: the second is accepted and recorded. */
 const answersSentBack = (state: RunState): number => state.turns.filter((turn) => turn.final && turn.check === "ungrounded").length;
@@ -32,11 +32,11 @@ export const provenanceGuard = defineGuard({
   id: "G4",
   title: "numbers must come from the task or a tool result",
   stage: "narrow",
-  profileField: "provenance",
-  view(state, view, profile) {
-    if (profile.provenance !== "grammar") return { view, decisions: [] };
+  settings: { mode: "grammar" as "grammar" | "check" },
+  view(state, view, settings) {
+    if (settings.mode !== "grammar") return { view, decisions: [] };
     const grounded = groundedNumbers(state);
-    const decisions: GuardDecision[] = [];
+    const decisions: Decision[] = [];
     const enums = { ...view.enums };
     const hidden: string[] = [];
     for (const tool of state.tools.filter((candidate) => view.tools.includes(candidate.name))) {
@@ -45,10 +45,10 @@ export const provenanceGuard = defineGuard({
         const allowed = grounded.filter((number) => validateAgainst(property.schema, number).length === 0);
         if (allowed.length > 0) {
           enums[key] = allowed;
-          decisions.push({ guard: "G4", kind: "narrow", tool: tool.name, param: property.name, values: allowed, reason: "numbers must come from the task or a tool result" });
+          decisions.push({ kind: "narrow", tool: tool.name, param: property.name, values: allowed, reason: "numbers must come from the task or a tool result" });
         } else if (property.required) {
           hidden.push(tool.name);
-          decisions.push({ guard: "G4", kind: "hide-tool", tool: tool.name, reason: WITHHELD.noGroundedNumber(key) });
+          decisions.push({ kind: "hide-tool", tool: tool.name, reason: WITHHELD.noGroundedNumber(key) });
           break;
         }
       }
@@ -65,18 +65,21 @@ export const provenanceGuard = defineGuard({
     if (ungrounded.length === 0) return null;
     return {
       check: "ungrounded",
-      guard: "G4",
       result: { error: REFUSED.ungroundedNumber(ungrounded, call.name, suppliers(state, call.name)) },
     };
   },
 
-  checkFinal(state, view, answer) {
+  checkFinal(state, { answer, view, verdict }) {
     const grounded = groundedNumbers(state);
     const ungrounded = [...new Set(numbersInText(answer).filter((number) => !isGrounded(number, grounded)))];
     const ungroundedNames = ungroundedNamesIn(state, answer);
     if (ungrounded.length === 0 && ungroundedNames.length === 0) return null;
-    if (view.forcedFinal || answersSentBack(state) >= 1) return { check: "ungrounded-accepted", guard: "G4", ungrounded, ungroundedNames };
-    return { check: "ungrounded", guard: "G4", ungrounded, ungroundedNames, note: [numbersNote(ungrounded, grounded), namesNote(state, ungroundedNames)].filter(Boolean).join(" ") };
+    if (view.forcedFinal || answersSentBack(state) >= 1) return { verdict: { ...verdict, check: "ungrounded-accepted", ungrounded, ungroundedNames }, decisions: [] };
+    const note = [numbersNote(ungrounded, grounded), namesNote(state, ungroundedNames)].filter(Boolean).join(" ");
+    return {
+      verdict: { ...verdict, check: "ungrounded", ungrounded, ungroundedNames, note },
+      decisions: [{ kind: "refuse", check: "ungrounded", tool: null, reason: `ungrounded: ${[...ungrounded, ...ungroundedNames].join(", ")}` }],
+    };
   },
 });
 

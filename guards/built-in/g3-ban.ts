@@ -1,6 +1,6 @@
-import { WITHHELD } from "../prompts/model-text.js";
-import { defineGuard, type GuardDecision } from "./guard.js";
-import type { CallCheck, RunState } from "./run-state.js";
+import { WITHHELD } from "../../prompts/model-text.js";
+import { defineGuard, type Decision } from "../guard.js";
+import type { CallCheck, RunState } from "../run-state.js";
 
 /** Outcomes that count as a tool failing: it ran and failed, or a check refused the call. */
 const FAILURES: readonly CallCheck[] = ["error", "bad-arguments", "ungrounded", "outside-view"];
@@ -19,18 +19,18 @@ export const banGuard = defineGuard({
   id: "G3",
   title: "a tool that keeps failing leaves the union",
   stage: "remove",
-  profileField: "banAfterFailures",
-  view(state, view, profile) {
-    const threshold = profile.banAfterFailures ?? Infinity;
+  settings: { after: 2 },
+  view(state, view, settings) {
+    const threshold = settings.after;
     const banned = view.tools.filter((tool) => failureCount(state, tool) >= threshold);
     if (banned.length === 0) return { view, decisions: [] };
-    const decisions: GuardDecision[] = banned.map((tool) => {
+    const decisions: Decision[] = banned.map((tool) => {
       const failures = failureCount(state, tool);
-      return { guard: "G3", kind: "ban", tool, failures, reason: WITHHELD.banned(failures) };
+      return { kind: "ban", tool, failures, reason: WITHHELD.banned(failures) };
     });
     const tools = view.tools.filter((tool) => !banned.includes(tool));
     if (tools.length > 0 || state.tools.length === 0) return { view: { ...view, tools }, decisions };
-    decisions.push({ guard: "G3", kind: "force-final", reason: "every tool is banned" });
+    decisions.push({ kind: "force-final", reason: "every tool is banned" });
     return { view: { ...view, tools, forcedFinal: true }, decisions };
   },
 });
