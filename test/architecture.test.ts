@@ -147,6 +147,17 @@ describe("architecture", () => {
     }
   });
 
+  it("has the contributor's tier (npm test) exercise every source room: a unit test, or a helper one uses, imports from each", () => {
+    const unitTests = [...graph.keys()].filter((file) => /\.test\.ts$/.test(file) && !file.endsWith(".full.test.ts"));
+    const helpers = [...graph.keys()].filter((file) => rel(file).startsWith("test/helpers/"));
+    const reached = new Set([...unitTests, ...helpers].flatMap((file) => graph.get(file) ?? []).map(rel));
+    const rooms = MAY_IMPORT.map(([pattern]) => pattern).flatMap((pattern) =>
+      pattern.endsWith("*/") ? [...new Set(sourceFiles.map(rel).filter((file) => roomOf(pattern, file)).map((file) => roomOf(pattern, file)!))] : [pattern],
+    );
+    const untested = rooms.filter((room) => ![...reached].some((file) => file.startsWith(room) && !MAY_IMPORT.some(([other]) => other !== room && other.startsWith(room) && file.startsWith(other))));
+    expect(untested).toEqual([]);
+  });
+
   it("keeps every source file under 300 lines", () => {
     const long = sourceFiles.map((file) => [rel(file), readFileSync(file, "utf8").split("\n").length] as const).filter(([, lines]) => lines > 300);
     expect(long).toEqual([]);

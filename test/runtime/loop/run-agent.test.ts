@@ -59,11 +59,10 @@ describe("runAgent with the scripted model", () => {
   it("turns a tool that hangs past its timeout into an error observation", async () => {
     const hanging = defineTool({ name: "Slow", description: "never returns", params: Type.Object({}), run: () => new Promise(() => {}) });
     const model = scriptedModel([call("Slow", {}), final("gave up on Slow")]);
-    const started = Date.now();
+    // A handler that never settles: only the timeout can end the call (the test's own limit would catch a hang).
     const result = await runAgent({ model, tools: [hanging], task: "t", toolTimeoutMs: 50 });
     expect(result.turns[0]!.tool).toMatchObject({ ok: false, result: { error: "Slow timed out after 50 ms" } });
     expect(result.status).toBe("answered");
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it("never runs a handler with arguments that fail its schema, and shows the error as that call's result", async () => {

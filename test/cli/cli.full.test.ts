@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, ROOT } from "../helpers/cli.js";
+import { cli, forProcesses, ROOT } from "../helpers/cli.js";
 
 const TOOLS = join(ROOT, "test", "fixtures", "cli-tools.ts");
 
@@ -13,7 +13,7 @@ describe("the narrowgauge command line", () => {
     for (const command of ["run", "demo", "probe", "spy", "trace", "server"]) expect(stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     expect(stdout).toContain("Exit codes: 0 answered, 1 failed or aborted, 2 bad usage or a model that cannot load.");
     expect((await cli("run", "--help")).stdout).toContain("--max-tokens-per-step");
-  });
+  }, forProcesses(2));
 
   it("runs an agent over a TypeScript tools module with no build step; --json prints the result and nothing else", async () => {
     const { code, stdout, stderr } = await cli("run", "--tools", TOOLS, "--model", "tiny:3", "--profile", "none", "--max-turns", "3", "What is ACME trading at?", "--json");
@@ -22,7 +22,7 @@ describe("the narrowgauge command line", () => {
     expect(code).toBe(result.status === "answered" ? 0 : 1);
     expect(result.turns[0].visible.tools.sort()).toEqual(["Double", "Quote"]);
     expect(stderr).not.toMatch(/\d+\/\d+/); // no progress when stderr is not a terminal
-  });
+  }, forProcesses(1));
 
   it("writes a trace page from --trace and from a saved result", async () => {
     const directory = await mkdtemp(join(tmpdir(), "narrowgauge-cli-"));
@@ -32,7 +32,7 @@ describe("the narrowgauge command line", () => {
     expect(await readFile(join(directory, "demo.html"), "utf8")).toContain(`data-turn="${result.turns.length}"`);
     expect((await cli("trace", join(directory, "run.json"), "-o", join(directory, "again.html"))).code).toBe(0);
     expect(await readFile(join(directory, "again.html"), "utf8")).toBe(await readFile(join(directory, "demo.html"), "utf8"));
-  });
+  }, forProcesses(2));
 
   it("shows the first prompt and grammar without sampling", async () => {
     const { code, stdout } = await cli("spy", "--tools", TOOLS, "What is ACME at?", "--json");
@@ -41,7 +41,7 @@ describe("the narrowgauge command line", () => {
     expect(turn.prompt).toContain("<|im_start|>user\nWhat is ACME at?<|im_end|>");
     expect(turn.grammar).toContain("root ::=");
     expect(turn.visible.enums).toEqual({ "Quote.ticker": ["ACME"] });
-  });
+  }, forProcesses(1));
 
   it("demo answers the reference task on the trained model it ships with: Paris's 18 and New York's 24, the answer last; --json is the same run", async () => {
     const text = await cli("demo");
@@ -53,7 +53,7 @@ describe("the narrowgauge command line", () => {
     const result = JSON.parse(json.stdout);
     expect(result).toMatchObject({ status: "answered", answer: "Paris: 18°C, light rain. New York: 24°C, sunny.", model: { builtIn: false } });
     expect((await cli("demo", "--help")).stdout).toContain("--model tiny: the built-in random model");
-  });
+  }, forProcesses(3));
 
   it("mounts an MCP server for one run with --mcp (the reference filesystem server): its tools, its calls in the record", async () => {
     const directory = await mkdtemp(join(tmpdir(), "narrowgauge-cli-mcp-"));
@@ -66,7 +66,7 @@ describe("the narrowgauge command line", () => {
     expect(result.turns[0].visible.tools).not.toContain("write_file");
     expect(result.turns.some((turn: { tool: unknown }) => turn.tool !== null)).toBe(true);
     expect(stderr).toContain("switched off as destructive");
-  });
+  }, forProcesses(1));
 
   it("exits 2 on bad usage and on a model that cannot load, saying why", async () => {
     expect((await cli("run", "--tools", TOOLS)).code).toBe(2);
@@ -76,5 +76,5 @@ describe("the narrowgauge command line", () => {
     expect(missing).toMatchObject({ code: 2 });
     expect(missing.stderr).toContain("model file not found: /nonexistent/model.gguf");
     expect((await cli("run", "--tools", join(ROOT, "README.md"), "task")).code).toBe(2);
-  });
+  }, forProcesses(5));
 });

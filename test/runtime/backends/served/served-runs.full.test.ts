@@ -3,7 +3,7 @@ import { connectServer, loadModel, runAgent, ServerTrustError, startLlamaServer,
 import { WEATHER_TASK, weatherTools } from "../../../../demos/weather-tools.js";
 import { hasLlama2Fixture, hasTrainedFixture, LLAMA2_FIXTURE, TRAINED_FIXTURE } from "../../../helpers/fixture.js";
 import { hasServer, SERVER_BINARY } from "../../../helpers/llama-server.js";
-import { cli } from "../../../helpers/cli.js";
+import { cli, forProcesses } from "../../../helpers/cli.js";
 import { soakOptions } from "../../../soak/checked-run.js";
 
 /**
@@ -149,7 +149,7 @@ describe.skipIf(!hasServer)("runs on real servers: concurrency, aborts, a server
     const probe = await cli("probe", "--model", server.url, "--scenarios", "compare-berlin-sydney", "--arch", "C");
     expect(probe.code).toBe(0);
     expect(probe.stdout).toContain("served by llama-server");
-  }, 120_000);
+  }, forProcesses(3));
 
   it("servers holding different weights behind the same vocabulary are refused together (same-model)", async () => {
     const other = await loadModel("tiny:2");
