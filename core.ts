@@ -35,8 +35,11 @@ export { modelFacingName } from "./runtime/tools/tool-names.js";
 // Models
 export { ModelDisposedError, ModelFileNotFoundError, ModelLoadError } from "./runtime/engine/model-errors.js";
 export { GrammarRejectedError } from "./runtime/engine/model-errors.js";
-export type { GenerateRequest, GenerationStopReason, JumpForwardMode, ModelDescription, ModelPort, ModelSession, PortGeneration, ServerFailover } from "./runtime/engine/model-port.js";
+export type { GenerateRequest, GenerationPurpose, GenerationStopReason, JumpForwardMode, ModelDescription, ModelPort, ModelSession, PortGeneration, ServerFailover, WritableStep } from "./runtime/engine/model-port.js";
 export { ContextOverflowError } from "./runtime/engine/context-overflow.js";
+export { decodeUnderGrammar, type DecodedGeneration, type DecodeOptions } from "./runtime/engine/decode/decode-under-grammar.js";
+export type { DecodeEngine, EngineSampler, SamplerSettings } from "./runtime/engine/decode/decode-engine.js";
+export type { SpanAcceptor, SpanVocabulary } from "./runtime/engine/decode/jump-forward.js";
 export { GREEDY, type Sampling, type SamplingPreset } from "./runtime/engine/sampling.js";
 export { SAMPLING_PRESETS } from "./runtime/engine/sampling-presets.js";
 

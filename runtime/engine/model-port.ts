@@ -128,8 +128,11 @@ export interface ModelSession {
 /**
  * The loop's only view of a model: render (through the model's own chat
  * wrapper), tokenize, and sample one value under a grammar. Implementations:
- * node-llama-cpp (`loadModel`) and the scripted model (`narrowgauge/testing`);
- * implement it to run the loop on any other backend.
+ * node-llama-cpp in process (`loadModel`), llama-server (`connectServer`),
+ * wllama in a page (`narrowgauge/browser`) and the scripted model
+ * (`narrowgauge/testing`); implement it to run the loop on any other
+ * backend (`decodeUnderGrammar` runs the decode loop over an engine of
+ * yours).
  */
 export interface ModelPort {
   readonly description: ModelDescription;

@@ -68,10 +68,11 @@ describe.skipIf(!hasChromium)("the HTML trace viewer in a real browser", () => {
     const result = await chat.ask("Weather in Tokyo?");
     chat.close();
     expect(result.dropped).toHaveLength(1);
-    // A served turn's record, as a failover leaves it (the run itself is scripted).
-    result.turns[0]!.server = { url: "http://127.0.0.1:8081", failover: { from: ["http://127.0.0.1:8080"], kinds: ["connection-lost"], ms: 38, evaluated: 1512 } };
+    // A served turn's record, as a failover leaves it (the run itself is scripted; records are frozen, so a copy).
+    const [first, ...rest] = result.turns;
+    const served = { ...result, turns: [{ ...first!, server: { url: "http://127.0.0.1:8081", failover: { from: ["http://127.0.0.1:8080"], kinds: ["connection-lost"], ms: 38, evaluated: 1512 } } }, ...rest] };
     const file = join(await mkdtemp(join(tmpdir(), "narrowgauge-trace-")), "trace.html");
-    await writeFile(file, renderTrace(result));
+    await writeFile(file, renderTrace(served));
     const page = await browser.newPage();
     await page.goto(pathToFileURL(file).href);
     expect(await page.locator("#dropped [data-dropped]").textContent()).toContain("“Weather in Paris?”");
