@@ -10,7 +10,7 @@ function failureCount(state: RunState, tool: string): number {
 }
 
 /**
- * G3: a tool that failed `banAfterFailures` times disappears from the union,
+ * G3: a tool that failed `after` times (its setting) disappears from the union,
  * a mechanical loop exit (a 230M model, asked in words to change a failed
  * call, repeated the identical call five times). With every tool banned the
  * final is forced.

@@ -16,12 +16,12 @@ function suppliers(state: RunState, except: string): Array<{ tool: string; provi
 }
 
 /**
- * G4, numeric provenance. In the grammar (provenance "grammar"): a numeric
+ * G4, numeric provenance. In the grammar (mode "grammar"): a numeric
  * argument's legal values are exactly the grounded numbers that satisfy its
  * own schema, so an invented number is unsampleable; a tool whose required
  * number has no grounded candidate yet is hidden until one exists; the
  * FinalAnswer text may write digits only as grounded numbers. As checks
- * (provenance "grammar" or "check"): a call carrying an ungrounded number is
+ * (mode "grammar" or "check"): a call carrying an ungrounded number is
  * refused before it runs, with feedback naming who can supply it, and an
  * answer with an ungrounded number, or naming a known name (a subject value:
  * a city the tools know) that neither the task nor a result names, is sent

@@ -8,7 +8,7 @@ import { succeeded, type RunState } from "../run-state.js";
 /** Repeats of any kind: calls answered from the ledger, and retries of failed calls. */
 const repeatCount = (state: RunState): number => state.calls.filter((call) => call.check === "repeat" || call.repeatOf !== undefined).length;
 
-/** With "exclude": a single-parameter tool's already-fetched values leave its domain, so the model cannot even write the repeat. */
+/** With mode "exclude": a single-parameter tool's already-fetched values leave its domain, so the model cannot even write the repeat. */
 function excludeFetched(state: RunState, view: View): ViewOutcome {
   const decisions: Decision[] = [];
   const enums = { ...view.enums };
