@@ -1,10 +1,10 @@
 import { suggestName } from "../base/closest-name.js";
 import { ConfigurationError } from "../base/configuration-error.js";
-import { stamped, type ActiveGuard } from "./active-guard.js";
+import type { ActiveGuard } from "./active-guard.js";
 import { checkCall } from "./check-call.js";
 import { checkFinal, type AskModel, type CheckedFinal } from "./check-final.js";
 import { BUILT_IN_GUARDS } from "./built-in/guard-list.js";
-import { GUARD_STAGES, type CallVerdict, type Decision, type Guard, type GuardDecision, type ModelQuestion, type ProposedCall, type RecordedCall, type SampledInput, type TurnGo, type View, type ViewOutcome } from "./guard.js";
+import { GUARD_STAGES, type CallVerdict, type Guard, type GuardDecision, type ModelQuestion, type ProposedCall, type RecordedCall, type SampledInput, type TurnGo, type View, type ViewOutcome } from "./guard.js";
 import type { GuardProfile } from "./profiles.js";
 import { freshnessOf, runState, type RunRecords, type RunSetting, type RunState } from "./run-state.js";
 import { decideView } from "./view-pipeline.js";
@@ -19,6 +19,8 @@ function settingsFor(guard: Guard, setting: unknown, where: string): unknown {
   for (const [field, value] of Object.entries(setting)) {
     if (!Object.hasOwn(own, field)) throw new ConfigurationError(`${where}.${field}`, `${where}.${field} is not a setting of ${guard.id}; ${suggestName(field, Object.keys(own))}`);
     if (typeof value !== typeof own[field]) throw new ConfigurationError(`${where}.${field}`, `${where}.${field} must be a ${typeof own[field]}: ${JSON.stringify(value)}`);
+    const choices = (guard.choices as Record<string, readonly unknown[] | undefined> | undefined)?.[field];
+    if (choices && !choices.includes(value)) throw new ConfigurationError(`${where}.${field}`, `${where}.${field} must be one of ${choices.map((choice) => JSON.stringify(choice)).join(", ")} (false switches ${guard.id} off): ${JSON.stringify(value)}`);
   }
   return { ...own, ...setting };
 }
@@ -39,6 +41,9 @@ export class GuardRegistry {
   static of(profile: GuardProfile, extra: readonly Guard[] = []): GuardRegistry {
     if (!isRecord(profile) || typeof profile.thought !== "boolean" || !isRecord(profile.guards)) {
       throw new ConfigurationError("profile", 'a profile is { thought: boolean, guards: { [guard id]: true | false | settings } }, e.g. { ...PROFILES.sub1b, guards: { ...PROFILES.sub1b.guards, G6: { cap: 5 } } }');
+    }
+    for (const key of Object.keys(profile)) {
+      if (key !== "thought" && key !== "guards") throw new ConfigurationError(`profile.${key}`, `profile.${key} is not a profile field: a profile is { thought, guards }, each guard switched or set by its id (profile.guards.G6 = { cap: 5 })`);
     }
     const all = [...BUILT_IN_GUARDS, ...extra];
     const ids = new Set<string>();

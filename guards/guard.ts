@@ -169,6 +169,8 @@ export interface Guard<Settings = unknown> {
   readonly stage: GuardStage;
   /** Its settings when a profile turns it on without changing them (or does not name it). */
   readonly settings?: Settings;
+  /** For a setting that takes one of a few values: those values (a profile giving another is refused). */
+  readonly choices?: { readonly [Setting in keyof Settings]?: readonly Settings[Setting][] };
   /** It cannot be switched off. */
   readonly required?: boolean;
 

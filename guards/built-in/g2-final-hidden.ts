@@ -11,6 +11,7 @@ export const finalHiddenGuard = defineGuard({
   title: "FinalAnswer hidden until a tool call succeeded, when the run requires one",
   stage: "hide",
   settings: { fresh: "grammar" as "grammar" | "verdict" },
+  choices: { fresh: ["grammar", "verdict"] },
   /**
    * The requirement G2 enforces: "always" requires a tool; with "auto", once
    * the freshness judgement (A2) found the question needs current

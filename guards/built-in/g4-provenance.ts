@@ -33,6 +33,7 @@ export const provenanceGuard = defineGuard({
   title: "numbers must come from the task or a tool result",
   stage: "narrow",
   settings: { mode: "grammar" as "grammar" | "check" },
+  choices: { mode: ["grammar", "check"] },
   view(state, view, settings) {
     if (settings.mode !== "grammar") return { view, decisions: [] };
     const grounded = groundedNumbers(state);

@@ -48,6 +48,7 @@ export const repeatGuard = defineGuard({
   title: "repeated calls are answered from the ledger, then the final is forced",
   stage: "narrow",
   settings: { mode: "exclude" as "exclude" | "ledger" },
+  choices: { mode: ["exclude", "ledger"] },
   view(state, view, settings) {
     const repeats = repeatCount(state);
     const repeatedSuccess = succeeded(state).some((call) => state.calls.filter((other) => other.check === "repeat" && other.key === call.key).length >= 2);

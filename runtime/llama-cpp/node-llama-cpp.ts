@@ -6,8 +6,12 @@
  * Node ≥ 20.19. Types are imported as usual: they cost nothing at run time.
  */
 let loaded: Promise<typeof import("node-llama-cpp")> | undefined;
+let resolved: typeof import("node-llama-cpp") | undefined;
 
 export function nodeLlamaCpp(): Promise<typeof import("node-llama-cpp")> {
-  loaded ??= import("node-llama-cpp");
+  loaded ??= import("node-llama-cpp").then((module) => (resolved = module));
   return loaded;
 }
+
+/** node-llama-cpp's values once loaded (a loaded model implies it), for code that cannot wait. */
+export const loadedNodeLlamaCpp = (): typeof import("node-llama-cpp") | undefined => resolved;

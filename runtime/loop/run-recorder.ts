@@ -130,7 +130,7 @@ export class RunRecorder {
           ungroundedNumbers: [],
           ungroundedNames: [],
           unverified: false,
-          error: failure === undefined ? null : modelFailure(failure),
+          error: failure === undefined || (reason !== "model-error" && reason !== "context-overflow") ? null : modelFailure(failure),
         };
     this.emit({ type: "run-end", result });
     return result;

@@ -35,7 +35,14 @@ export async function runTurns(question: Question): Promise<RunResult> {
     recorder.append({ kind: "failure", error });
   }
   let last: SampledInput | undefined;
-  for (let end = endOf(recorder.log, config); end === null; end = endOf(recorder.log, config)) last = await runTurn(question, last);
+  for (let end = endOf(recorder.log, config); end === null; end = endOf(recorder.log, config)) {
+    try {
+      last = await runTurn(question, last);
+    } catch (error) {
+      // The model could not be run (rendering, tokenizing, sampling, a question), or a guard of the caller's threw: nothing throws past the loop.
+      recorder.append({ kind: "failure", error });
+    }
+  }
   return recorder.result(endOf(recorder.log, config)!);
 }
 
@@ -59,13 +66,7 @@ async function runTurn(question: Question, last: SampledInput | undefined): Prom
   recorder.emit({ type: "turn-start", index, visible });
   const spy = config.spy ? { prompt: config.model.detokenizeForSpy(input.prompt), tokens: input.prompt.length, grammar: input.gbnf, codec: config.codec.name } : undefined;
 
-  let generation: PortGeneration;
-  try {
-    generation = await sampleStep(question, input, index);
-  } catch (error) {
-    recorder.append({ kind: "failure", error });
-    return input;
-  }
+  const generation: PortGeneration = await sampleStep(question, input, index);
   const outcome = interpretStep(generation, input, conversation.registry, config.codec);
   // What the session now holds, as the next prompt will show it: this prompt, and the step only if the history shows it.
   conversation.held = { text: input.rendered.text, tokens: input.prompt };
@@ -79,13 +80,7 @@ async function runTurn(question: Question, last: SampledInput | undefined): Prom
     if (config.feedbackOnInvalid) conversation.history.push(feedbackItem(invalidStepFeedback(outcome.error, input.view)));
     recorder.append({ kind: "turn", ...finishTurn(gathered(invalidAction()), conversation.registry.naming) });
   } else if (outcome.kind === "final") {
-    let act;
-    try {
-      act = await actOnFinal(question, state, outcome, input);
-    } catch (error) {
-      recorder.append({ kind: "failure", error });
-      return input;
-    }
+    const act = await actOnFinal(question, state, outcome, input);
     if (act.note !== undefined) conversation.history.push(feedbackItem(act.note));
     recorder.append({ kind: "turn", ...finishTurn(gathered(act.action), conversation.registry.naming), ...(act.answer ? { answer: act.answer } : {}) });
   } else {

@@ -51,5 +51,7 @@ describe("the guard registry", () => {
     expect(refusal({ ...PROFILES.sub1b, guards: { ...PROFILES.sub1b.guards, G6: { capp: 5 } } })).toMatchObject({ option: "profile.guards.G6.capp", message: expect.stringMatching(/did you mean "cap"/) });
     expect(refusal({ ...PROFILES.sub1b, guards: { ...PROFILES.sub1b.guards, G6: { cap: "5" } } })).toMatchObject({ option: "profile.guards.G6.cap", message: expect.stringMatching(/must be a number/) });
     expect(refusal({ taskEnums: true } as unknown as GuardProfile)).toMatchObject({ option: "profile", message: expect.stringMatching(/a profile is \{ thought: boolean, guards/) });
+    expect(refusal({ ...PROFILES.sub1b, scopeCap: 5 } as unknown as GuardProfile)).toMatchObject({ option: "profile.scopeCap", message: expect.stringMatching(/not a profile field/) });
+    expect(refusal({ ...PROFILES.sub1b, guards: { ...PROFILES.sub1b.guards, G4: { mode: "off" } } })).toMatchObject({ option: "profile.guards.G4.mode", message: expect.stringMatching(/must be one of "grammar", "check" \(false switches G4 off\)/) });
   });
 });

@@ -1,5 +1,6 @@
 import type { ModelPort } from "../../engine/model-port.js";
 import { pooledModelPort } from "../../engine/pooled-model-port.js";
+import { typedDisposalNow } from "../../llama-cpp/disposed-error.js";
 import { llamaJob } from "./llama-job.js";
 import { llamaGrammar } from "../../llama-cpp/llama-grammar-cache.js";
 import { openModel, type OpenModelOptions, type OpenedModel } from "./open-model.js";
@@ -35,7 +36,15 @@ export function llamaModelPort(opened: OpenedModel): LlamaModelPort {
     checkGrammar: async (gbnf) => void (await llamaGrammar(opened.llama, gbnf)),
     start: (sequence, request) => llamaJob(opened, sequence, request),
   });
-  return { ...port, opened, dispose: () => opened.dispose() };
+  // A model disposed under a run fails its tokenizer too: the same typed error as its generations.
+  const tokenize: typeof port.tokenize = (text) => {
+    try {
+      return port.tokenize(text);
+    } catch (error) {
+      throw typedDisposalNow(error);
+    }
+  };
+  return { ...port, tokenize, opened, dispose: () => opened.dispose() };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { RunEvent } from "../../../runtime/loop/run-types.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { defineTool, type Tool } from "../../../runtime/tools/define-tool.js";
 import { UnsupportedSchemaError } from "../../../schemas/unsupported-schema-error.js";
+import { defineGuard } from "../../../guards/guard.js";
 
 const call = (tool: string, args: unknown) => ({ thought: "", call: { tool, args } });
 const final = (answer: string) => ({ thought: "", call: { tool: "FinalAnswer", answer } });
@@ -66,6 +67,17 @@ describe("typed events", () => {
     // The turn of the aborted tool records the call that was running.
     expect(result).toMatchObject({ status: "aborted", reason: "aborted" });
     expect(result.turns[2]!.tool).toMatchObject({ name: "Stuck", ok: false, failure: { code: "aborted" } });
+  });
+
+  it("ends a run whose own guard throws as model-error (generation-failed), never a throw past the loop; an abort carries no error", async () => {
+    const throwing = defineGuard({ id: "broken", title: "", stage: "narrow", view: () => {
+      throw new Error("the guard fell over");
+    } });
+    const result = await runAgent({ model: scriptedModel([]), tools: weatherTools, task: "t", guards: [throwing] });
+    expect(result).toMatchObject({ status: "failed", reason: "model-error", error: { code: "generation-failed", message: "the guard fell over" }, turns: [] });
+    const controller = new AbortController();
+    const aborting = { ...scriptedModel([]), openSession: async () => ({ generate: () => (controller.abort(), Promise.reject(new Error("gone"))), close: () => {} }) };
+    expect(await runAgent({ model: aborting, tools: weatherTools, task: "t", signal: controller.signal })).toMatchObject({ status: "aborted", reason: "aborted", error: null });
   });
 
   it("gives a model failure a code from the closed set, never a bare 'error'", async () => {

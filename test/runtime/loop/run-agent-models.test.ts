@@ -1,4 +1,6 @@
+import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
+import { defineTool } from "../../../runtime/tools/define-tool.js";
 import { WEATHER_TASK, weatherTools } from "../../../demos/weather-tools.js";
 import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
 import { openModel } from "../../../runtime/backends/llama/open-model.js";
@@ -43,6 +45,15 @@ describe("runAgent on the built-in tiny model", () => {
     await model.dispose();
     const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, maxTurns: 2 });
     expect(result).toMatchObject({ status: "failed", reason: "model-error", answer: null, error: { code: "model-disposed" } });
+  });
+
+  it("ends a run whose model is disposed between turns (by a tool) as model-disposed too", async () => {
+    const model = llamaModelPort(await openModel({ source: { tiny: 1 }, llama: await testLlama() }));
+    const disposing = defineTool({ name: "CityWeather", description: "Weather for a city.", params: Type.Object({ city: Type.String() }), run: async () => (await model.dispose(), { temperatureC: 18 }) });
+    const result = await runAgent({ model, tools: [disposing], task: WEATHER_TASK, maxTurns: 3, profile: "sub1b" });
+    // The tool's own turn may not be recorded: measuring the prompt after its result needs the tokenizer.
+    expect(result).toMatchObject({ status: "failed", reason: "model-error", answer: null, error: { code: "model-disposed" } });
+    expect(result.turns.length).toBeLessThanOrEqual(1);
   });
 
   it("reuses the KV cache: from the second turn on, only the appended tokens are evaluated", async () => {
