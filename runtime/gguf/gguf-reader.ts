@@ -19,49 +19,40 @@ class ByteSource {
   constructor(private readonly bytes: Uint8Array) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
-  /** Throws unless `count` more bytes are there. */
-  private need(count: number): void {
-    if (this.offset + count > this.bytes.byteLength) throw new GgufFormatError(`the file ends at byte ${this.bytes.byteLength}, inside what is read`, true);
+  /** The next `size` bytes, read by `read` at their offset; a GgufFormatError (truncated) when the file ends first. */
+  private next<Value>(size: number, read: (at: number) => Value): Value {
+    if (this.offset + size > this.bytes.byteLength) throw new GgufFormatError(`the file ends at byte ${this.bytes.byteLength}, inside what is read`, true);
+    const value = read(this.offset);
+    this.offset += size;
+    return value;
   }
   u32(): number {
-    this.need(4);
-    const value = this.view.getUint32(this.offset, true);
-    this.offset += 4;
-    return value;
+    return this.next(4, (at) => this.view.getUint32(at, true));
   }
   i32(): number {
-    this.need(4);
-    const value = this.view.getInt32(this.offset, true);
-    this.offset += 4;
-    return value;
+    return this.next(4, (at) => this.view.getInt32(at, true));
   }
   u64(): number {
-    this.need(8);
-    const value = this.view.getBigUint64(this.offset, true);
-    this.offset += 8;
+    const value = this.next(8, (at) => this.view.getBigUint64(at, true));
     if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new GgufFormatError(`a 64-bit count past 2^53 at byte ${this.offset - 8}`);
     return Number(value);
   }
   f32(): number {
-    this.need(4);
-    const value = this.view.getFloat32(this.offset, true);
-    this.offset += 4;
-    return value;
+    return this.next(4, (at) => this.view.getFloat32(at, true));
   }
   u8(): number {
-    this.need(1);
-    return this.bytes[this.offset++]!;
+    return this.next(1, (at) => this.bytes[at]!);
   }
   string(): string {
     const length = this.u64();
-    this.need(length);
+    const start = this.offset;
+    const slice = this.next(length, (at) => this.bytes.subarray(at, at + length));
     let text: string;
     try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(this.bytes.subarray(this.offset, this.offset + length));
+      text = new TextDecoder("utf-8", { fatal: true }).decode(slice);
     } catch (error) {
-      throw new GgufFormatError(`a string at byte ${this.offset} is not UTF-8`, false, { cause: error });
+      throw new GgufFormatError(`a string at byte ${start} is not UTF-8`, false, { cause: error });
     }
-    this.offset += length;
     return text;
   }
 }
