@@ -75,6 +75,8 @@ const MAY_IMPORT: Array<[room: string, allowed: string[]]> = [
   ["guards/", ["base/", "schemas/", "prompts/"]],
   // GGUF files: reading, writing, the JavaScript tokenizers, the forged models, the cache directory.
   ["runtime/gguf/", ["base/"]],
+  // A model's own chat template, rendered with Python Jinja's semantics.
+  ["runtime/template/", ["base/"]],
   // The model port, its pool and sessions, the errors of running a model, and the one decode loop.
   ["runtime/engine/", ["base/", "schemas/"]],
   // node-llama-cpp in this process: the binding, llama.cpp's grammar parser, the tokens a model never writes.

@@ -1,0 +1,131 @@
+import { Environment, Interpreter, Template } from "@huggingface/jinja";
+
+/**
+ * @huggingface/jinja's interpreter as this layer uses it (its declaration
+ * files import their own modules without extensions, which Node's module
+ * resolution does not follow, so the types are written out here).
+ */
+type Statement = { type: string };
+type RuntimeValue = { type: string; value: unknown };
+interface Scope {
+  set(name: string, value: unknown): unknown;
+}
+const BaseInterpreter = Interpreter as unknown as new (environment: Scope) => {
+  evaluate(statement: Statement, environment: Scope): RuntimeValue;
+  run(program: unknown): RuntimeValue;
+};
+const newScope = () => new (Environment as unknown as new () => Scope)();
+import { ChatTemplateError } from "./chat-template-error.js";
+import { markPythonSemantics, MARK, pythonRepr, type Node } from "./python-semantics.js";
+import { strftime } from "./strftime.js";
+
+/** The values a chat template reads (messages, tools, add_generation_prompt, bos_token, …). */
+export type TemplateVariables = Record<string, unknown>;
+
+export interface ChatTemplate {
+  /** The template's text for these variables, or a ChatTemplateError naming what failed. */
+  render(variables: TemplateVariables): string;
+}
+
+/**
+ * @huggingface/jinja's interpreter with Python Jinja's semantics where chat
+ * templates rely on them (see docs/chat-templates.md for the list).
+ */
+class PythonInterpreter extends BaseInterpreter {
+  override evaluate(statement: Statement, environment: Scope): RuntimeValue {
+    const node = statement as unknown as Node | undefined;
+    switch (node?.type) {
+      case MARK.iterable: {
+        const value = this.evaluate(node.inner as Statement, environment);
+        return value.type === "UndefinedValue" ? this.literal([], environment) : value;
+      }
+      case MARK.stringOperand: {
+        const value = this.evaluate(node.inner as Statement, environment);
+        return value.type === "UndefinedValue" ? this.literal("", environment) : value;
+      }
+      case MARK.output: {
+        const value = this.evaluate(node.inner as Statement, environment);
+        if (value.type === "NullValue" || value.type === "BooleanValue" || value.type === "ArrayValue" || value.type === "ObjectValue") return this.literal(pythonRepr(plain(value)), environment);
+        return value;
+      }
+      case MARK.add: {
+        const original = node.original as Node;
+        const left = this.evaluate(original.left as Statement, environment);
+        const right = this.evaluate(original.right as Statement, environment);
+        if ((left.type === "StringValue") !== (right.type === "StringValue") && left.type !== "UndefinedValue" && right.type !== "UndefinedValue") {
+          throw new TypeError(`can only concatenate str (not "${right.type === "StringValue" ? left.type : right.type}") to str`);
+        }
+        return super.evaluate({ ...original, left: { type: MARK.evaluated, value: left }, right: { type: MARK.evaluated, value: right } } as unknown as Statement, environment);
+      }
+      case MARK.evaluated:
+        return node.value as RuntimeValue;
+      default:
+        return super.evaluate(statement, environment);
+    }
+  }
+
+  /** A runtime value of @huggingface/jinja's own classes (which it does not export) for a plain value. */
+  private literal(value: string | never[], environment: Scope): RuntimeValue {
+    const node = typeof value === "string" ? { type: "StringLiteral", value } : { type: "ArrayLiteral", value: [] };
+    return super.evaluate(node as unknown as Statement, environment);
+  }
+}
+
+/** A runtime value as a plain value (Maps for dicts, so Python's key order and repr hold). */
+function plain(value: RuntimeValue): unknown {
+  const inner = (value as { value: unknown }).value;
+  if (value.type === "ArrayValue") return (inner as RuntimeValue[]).map(plain);
+  if (value.type === "ObjectValue") return new Map([...(inner as Map<string, RuntimeValue>)].map(([key, item]) => [key, plain(item)]));
+  return inner;
+}
+
+/** The first line of an error thrown inside the renderer, without its stack. */
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+
+class TemplateRaised extends Error {}
+
+/** The most items `range` makes: a template is input from a model file, and a huge range would hang the run. */
+const RANGE_LIMIT = 100_000;
+
+function pythonRange(start: number, stop?: number, step = 1): number[] {
+  const [from, to] = stop === undefined ? [0, start] : [start, stop];
+  if (step === 0) throw new TypeError("range() arg 3 must not be zero");
+  const length = Math.max(0, Math.ceil((to - from) / step));
+  if (length > RANGE_LIMIT) throw new TypeError(`range() of ${length} items (at most ${RANGE_LIMIT})`);
+  return Array.from({ length }, (_, index) => from + index * step);
+}
+
+/**
+ * A chat template compiled once, rendered as Hugging Face transformers
+ * renders it (Python's Jinja, trim_blocks and lstrip_blocks, its tojson,
+ * `raise_exception` and `strftime_now`). `now` gives strftime_now's clock.
+ */
+export function compileChatTemplate(source: string, options: { now?: () => Date } = {}): ChatTemplate {
+  let program: unknown;
+  try {
+    program = (new Template(source) as unknown as { parsed: unknown }).parsed;
+  } catch (error) {
+    throw new ChatTemplateError("syntax", firstLine(error), { cause: error });
+  }
+  markPythonSemantics(program);
+  const now = options.now ?? (() => new Date());
+  return {
+    render(variables) {
+      const environment = newScope();
+      for (const [name, value] of Object.entries({ true: true, false: false, none: null, True: true, False: false, None: null })) environment.set(name, value);
+      environment.set("range", pythonRange);
+      environment.set("raise_exception", (message: unknown) => {
+        throw new TemplateRaised(String(message));
+      });
+      environment.set("strftime_now", (format: unknown) => strftime(String(format), now()));
+      for (const [name, value] of Object.entries(variables)) environment.set(name, value);
+      try {
+        const result = new PythonInterpreter(environment).run(program);
+        return String(result.value);
+      } catch (error) {
+        if (error instanceof TemplateRaised) throw new ChatTemplateError("raise_exception", error.message);
+        throw new ChatTemplateError("render", firstLine(error), { cause: error });
+      }
+    },
+  };
+}
