@@ -80,7 +80,7 @@ const MAY_IMPORT: Array<[room: string, allowed: string[]]> = [
   // The model port, its pool and sessions, the errors of running a model, and the one decode loop.
   ["runtime/engine/", ["base/", "schemas/"]],
   // node-llama-cpp in this process: the binding, llama.cpp's grammar parser, the tokens a model never writes.
-  ["runtime/llama-cpp/", ["base/", "runtime/engine/"]],
+  ["runtime/llama-cpp/", ["base/", "runtime/engine/", "runtime/template/"]],
   // One folder per backend, built on the engine, GGUF files and node-llama-cpp, never on another backend.
   ["runtime/backends/*/", ["base/", "schemas/", "runtime/engine/", "runtime/gguf/", "runtime/llama-cpp/"]],
   ["runtime/history/", ["base/", "schemas/", "prompts/", "runtime/engine/"]],

@@ -39,11 +39,18 @@ export function tokenizerFiles(name: RealTokenizer): { tokenizer: HfTokenizerJso
   };
 }
 
-/** A forged model around a real tokenizer, cached like the built-in model (forging one takes seconds: the vocabulary is real). */
-export function forgedModelFile(name: RealTokenizer, options: { shape?: LlamaShape; seed?: number; type?: "f32" | "f16" | "q8_0" } = {}): Promise<string> {
+/**
+ * A forged model around a real tokenizer, cached like the built-in model
+ * (forging one takes seconds: the vocabulary is real); `chatTemplate` in
+ * place of the tokenizer's own (another family's template on this vocabulary).
+ */
+export function forgedModelFile(name: RealTokenizer, options: { shape?: LlamaShape; seed?: number; type?: "f32" | "f16" | "q8_0"; chatTemplate?: string } = {}): Promise<string> {
   const shape = options.shape ?? TINY_SHAPE;
   const seed = options.seed ?? 1;
   const type = options.type ?? "f16";
-  const key = createHash("sha256").update(JSON.stringify({ name, shape, seed, type, version: 2 })).digest("hex").slice(0, 12);
-  return cachedModelFile(`forged-${name}-${key}.gguf`, () => forgeBpeModel({ ...tokenizerFiles(name), family: REAL_TOKENIZERS[name].family, shape, seed, type }));
+  const template = options.chatTemplate === undefined ? {} : { chatTemplate: options.chatTemplate };
+  const key = createHash("sha256").update(JSON.stringify({ name, shape, seed, type, version: 2, ...template })).digest("hex").slice(0, 12);
+  const files = tokenizerFiles(name);
+  const config = options.chatTemplate === undefined ? files.config : { ...files.config, chat_template: options.chatTemplate };
+  return cachedModelFile(`forged-${name}-${key}.gguf`, () => forgeBpeModel({ ...files, config, family: REAL_TOKENIZERS[name].family, shape, seed, type }));
 }

@@ -1,4 +1,5 @@
 import type { LlamaText } from "node-llama-cpp";
+import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import { JSON_LAYOUTS, writeJson, type JsonLayoutName } from "../../schemas/json-layout.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { callItem, initialHistory } from "../history/history-items.js";
@@ -78,8 +79,16 @@ function renderedStep(renderer: Renderer, thought: string | undefined): { contex
  * sampler cannot write (Mistral's [TOOL_CALLS], Harmony's channels).
  */
 export function probeCallFrame(renderer: Renderer): FrameProbe {
-  const withThought = renderedStep(renderer, PROBE.thought);
-  const without = renderedStep(renderer, undefined);
+  let withThought: ReturnType<typeof renderedStep>;
+  let without: ReturnType<typeof renderedStep>;
+  try {
+    withThought = renderedStep(renderer, PROBE.thought);
+    without = renderedStep(renderer, undefined);
+  } catch (error) {
+    // A chat template that refuses the probe conversation (a ChatTemplateError) has no frame to read.
+    if (error instanceof NarrowgaugeError) return { ok: false, reason: `the chat format cannot render a call: ${error.message}` };
+    throw error;
+  }
   if (typeof withThought === "string") return { ok: false, reason: withThought };
   if (typeof without === "string") return { ok: false, reason: without };
   const { step, context, start } = withThought;

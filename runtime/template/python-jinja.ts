@@ -53,9 +53,22 @@ class PythonInterpreter extends BaseInterpreter {
         const left = this.evaluate(original.left as Statement, environment);
         const right = this.evaluate(original.right as Statement, environment);
         if ((left.type === "StringValue") !== (right.type === "StringValue") && left.type !== "UndefinedValue" && right.type !== "UndefinedValue") {
-          throw new TypeError(`can only concatenate str (not "${right.type === "StringValue" ? left.type : right.type}") to str`);
+          throw new ChatTemplateError("render", `can only concatenate str (not "${right.type === "StringValue" ? left.type : right.type}") to str`);
         }
         return super.evaluate({ ...original, left: { type: MARK.evaluated, value: left }, right: { type: MARK.evaluated, value: right } } as unknown as Statement, environment);
+      }
+      case MARK.member: {
+        const original = node.original as Node;
+        const key = this.evaluate(original.property as Statement, environment);
+        if (key.type === "UndefinedValue") return key;
+        return super.evaluate({ ...original, property: { type: MARK.evaluated, value: key } } as unknown as Statement, environment);
+      }
+      case MARK.iterableTest: {
+        const original = node.original as Node;
+        const operand = this.evaluate(original.operand as Statement, environment);
+        const answer = operand.type === "UndefinedValue" ? !original.negate : null;
+        if (answer !== null) return super.evaluate({ type: "Identifier", value: String(answer) } as unknown as Statement, environment);
+        return super.evaluate({ ...original, operand: { type: MARK.evaluated, value: operand } } as unknown as Statement, environment);
       }
       case MARK.evaluated:
         return node.value as RuntimeValue;
@@ -82,16 +95,14 @@ function plain(value: RuntimeValue): unknown {
 /** The first line of an error thrown inside the renderer, without its stack. */
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 
-class TemplateRaised extends Error {}
-
 /** The most items `range` makes: a template is input from a model file, and a huge range would hang the run. */
 const RANGE_LIMIT = 100_000;
 
 function pythonRange(start: number, stop?: number, step = 1): number[] {
   const [from, to] = stop === undefined ? [0, start] : [start, stop];
-  if (step === 0) throw new TypeError("range() arg 3 must not be zero");
+  if (step === 0) throw new ChatTemplateError("render", "range() arg 3 must not be zero");
   const length = Math.max(0, Math.ceil((to - from) / step));
-  if (length > RANGE_LIMIT) throw new TypeError(`range() of ${length} items (at most ${RANGE_LIMIT})`);
+  if (length > RANGE_LIMIT) throw new ChatTemplateError("render", `range() of ${length} items (at most ${RANGE_LIMIT})`);
   return Array.from({ length }, (_, index) => from + index * step);
 }
 
@@ -115,7 +126,7 @@ export function compileChatTemplate(source: string, options: { now?: () => Date 
       for (const [name, value] of Object.entries({ true: true, false: false, none: null, True: true, False: false, None: null })) environment.set(name, value);
       environment.set("range", pythonRange);
       environment.set("raise_exception", (message: unknown) => {
-        throw new TemplateRaised(String(message));
+        throw new ChatTemplateError("raise_exception", String(message));
       });
       environment.set("strftime_now", (format: unknown) => strftime(String(format), now()));
       for (const [name, value] of Object.entries(variables)) environment.set(name, value);
@@ -123,7 +134,7 @@ export function compileChatTemplate(source: string, options: { now?: () => Date 
         const result = new PythonInterpreter(environment).run(program);
         return String(result.value);
       } catch (error) {
-        if (error instanceof TemplateRaised) throw new ChatTemplateError("raise_exception", error.message);
+        if (error instanceof ChatTemplateError) throw error;
         throw new ChatTemplateError("render", firstLine(error), { cause: error });
       }
     },

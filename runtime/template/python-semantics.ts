@@ -8,6 +8,8 @@
  *   (it throws);
  * - `{{ none }}` writes "None", `{{ true }}` "True", a list or dict its
  *   Python repr (it writes "", "true" and JSON);
+ * - an undefined value `is iterable` (it is not, there);
+ * - a subscript by an undefined key is undefined (it throws);
  * - `+` of a string and anything else is an error (it concatenates: a
  *   template that expects arguments as a JSON string would render a dict).
  */
@@ -19,6 +21,8 @@ export const MARK = {
   stringOperand: "PythonStringOperand",
   output: "PythonOutput",
   add: "PythonAdd",
+  member: "PythonMember",
+  iterableTest: "PythonIterableTest",
   /** A value already evaluated, handed back as it is. */
   evaluated: "PythonEvaluated",
 } as const;
@@ -59,6 +63,14 @@ export function markPythonSemantics(node: unknown): void {
     const iterable = node.iterable as Node;
     if (iterable.type === "SelectExpression") iterable.lhs = mark(MARK.iterable, iterable.lhs);
     else node.iterable = mark(MARK.iterable, iterable);
+  }
+  if (node.type === "MemberExpression" && node.computed === true && (node.property as Node).type !== "SliceExpression") {
+    node.original = { ...node };
+    node.type = MARK.member;
+  }
+  if (node.type === "TestExpression" && isNode(node.test) && node.test.value === "iterable") {
+    node.original = { ...node };
+    node.type = MARK.iterableTest;
   }
   if (node.type === "BinaryExpression" && (node.operator as { value?: string }).value === "+") {
     node.original = { ...node };

@@ -9,7 +9,7 @@
 export const TEMPLATE_CLOCK = "2026-07-26T10:00:00";
 
 const tools = [
-  { type: "function", function: { name: "CityWeather", description: "Current weather for a city.", parameters: { type: "object", properties: { city: { type: "string", enum: ["Paris", "Tokyo"] } }, required: ["city"] } } },
+  { type: "function", function: { name: "CityWeather", description: "Current weather for a city.", parameters: { type: "object", properties: { city: { type: "string", enum: ["Paris", "Tokyo"] }, days: { type: "array", items: { type: "integer" } } }, required: ["city"] } } },
   { type: "function", function: { name: "FinalAnswer", description: "Answer the user.", parameters: { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] } } },
 ];
 

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import type { ChatWrapper, Llama, LlamaContext, LlamaModel, LlamaContextSequence } from "node-llama-cpp";
+import { resolveModelChatWrapper } from "../../llama-cpp/template-chat-wrapper.js";
 import { nodeLlamaCpp } from "../../llama-cpp/node-llama-cpp.js";
 import { defaultLlama, type LlamaGpu } from "../../llama-cpp/shared-llama.js";
 import { LeasePool } from "../../engine/lease-pool.js";
@@ -154,8 +155,7 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
     vocabularyIndex(model);
     grammarPieces(model);
     const promptCache = options.promptCache ? await PromptCache.open(options.promptCache, { file, contextSize: context.contextSize, flashAttention: context.flashAttention === true }) : null;
-    const { resolveChatWrapper } = await nodeLlamaCpp();
-    const chatWrapper = resolveChatWrapper(model);
+    const chatWrapper = resolveModelChatWrapper(await nodeLlamaCpp(), model);
     return {
       file,
       builtIn,

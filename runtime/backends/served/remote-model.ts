@@ -6,6 +6,7 @@ import { pooledModelPort } from "../../engine/pooled-model-port.js";
 import { controlTokenIds } from "../../llama-cpp/control-token-ban.js";
 import { llamaGrammar } from "../../llama-cpp/llama-grammar-cache.js";
 import { ModelLoadError } from "../../engine/model-errors.js";
+import { resolveModelChatWrapper } from "../../llama-cpp/template-chat-wrapper.js";
 import { nodeLlamaCpp } from "../../llama-cpp/node-llama-cpp.js";
 import { defaultLlama } from "../../llama-cpp/shared-llama.js";
 import { ServerVocabularyError } from "./server-errors.js";
@@ -107,9 +108,9 @@ export async function connectServer(urls: string | readonly string[], options: C
     await vocabulary.dispose();
     throw error;
   }
-  const { resolveChatWrapper } = await nodeLlamaCpp();
+  const chatWrapper = resolveModelChatWrapper(await nodeLlamaCpp(), vocabulary);
   const recheck = (url: string) => recheckServer(servers.find((server) => server.url === url)!, client, reference, settings.minSlotContext, settings.connectMs);
-  return remotePort(servers, vocabulary, vocabularyFile, resolveChatWrapper(vocabulary), settings, recheck);
+  return remotePort(servers, vocabulary, vocabularyFile, chatWrapper, settings, recheck);
 }
 
 /** The tokens the runtime's prompts start with: BOS when the model adds one. */

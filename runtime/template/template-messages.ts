@@ -1,0 +1,79 @@
+import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
+
+/** How a template wants what it cannot be told: read off the template once (see template-chat-wrapper). */
+export interface MessageStyle {
+  /** A call's arguments as a JSON string (functionary) rather than an object. */
+  readonly stringArguments: boolean;
+  /** Ids on calls and results (Mistral's nine characters); off where the template would write them into the call. */
+  readonly callIds: boolean;
+  /** The system text at the head of the first user message, for a template without a system role (Gemma 2). */
+  readonly systemInUser: boolean;
+}
+
+export const DEFAULT_STYLE: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false };
+
+export interface TemplateConversation {
+  readonly messages: Record<string, unknown>[];
+  readonly tools: Record<string, unknown>[] | undefined;
+  readonly addGenerationPrompt: boolean;
+  /** Text of a model turn in progress, written after the generation prompt. */
+  readonly trailingText: string;
+  /** The texts the conversation carries (contents, arguments, results), in the order a template writes them: they stay plain text, never special tokens. */
+  readonly texts: readonly string[];
+}
+
+const callId = (index: number) => String(index + 1).padStart(9, "0");
+
+/**
+ * A node-llama-cpp history as Hugging Face chat templates read it: each
+ * model response becomes assistant messages, one per call with the text
+ * before it as its content, each followed by the call's result as a tool
+ * message; the tools as `{type: "function", function}`.
+ */
+export function templateConversation(history: readonly ChatHistoryItem[], functions: ChatModelFunctions | undefined, style: MessageStyle): TemplateConversation {
+  const messages: Record<string, unknown>[] = [];
+  const texts: string[] = [];
+  let calls = 0;
+  let trailingText = "";
+  let pendingSystem: string | undefined;
+  history.forEach((item, index) => {
+    if (item.type === "system") {
+      const text = item.text.toString();
+      if (style.systemInUser) pendingSystem = pendingSystem === undefined ? text : `${pendingSystem}\n\n${text}`;
+      else {
+        messages.push({ role: "system", content: text });
+        texts.push(text);
+      }
+    } else if (item.type === "user") {
+      const content = pendingSystem === undefined ? item.text : `${pendingSystem}\n\n${item.text}`;
+      pendingSystem = undefined;
+      messages.push({ role: "user", content });
+      texts.push(content);
+    } else {
+      let text = "";
+      for (const part of item.response) {
+        if (typeof part === "string") text += part;
+        else if (part.type === "functionCall") {
+          const id = callId(calls++);
+          const args = part.params ?? {};
+          const argumentsText = JSON.stringify(args);
+          messages.push({ role: "assistant", content: text, tool_calls: [{ ...(style.callIds ? { id } : {}), type: "function", function: { name: part.name, arguments: style.stringArguments ? argumentsText : args } }] });
+          const result = typeof part.result === "string" ? part.result : JSON.stringify(part.result ?? null);
+          messages.push({ role: "tool", ...(style.callIds ? { tool_call_id: id } : {}), name: part.name, content: result });
+          texts.push(text, result);
+          text = "";
+        }
+      }
+      const last = index === history.length - 1;
+      if (last) trailingText = text;
+      else if (text !== "") {
+        messages.push({ role: "assistant", content: text });
+        texts.push(text);
+      }
+    }
+  });
+  const tools = functions && Object.keys(functions).length > 0 ? Object.entries(functions).map(([name, { description, params }]) => ({ type: "function", function: { name, description: description ?? "", parameters: params ?? { type: "object", properties: {} } } })) : undefined;
+  const endsWithModel = history.at(-1)?.type === "model";
+  const endsWithResult = messages.at(-1)?.role === "tool";
+  return { messages, tools, addGenerationPrompt: endsWithModel || endsWithResult, trailingText: endsWithModel ? trailingText : "", texts: [...texts.filter((text) => text !== ""), ...(trailingText ? [trailingText] : [])] };
+}

@@ -1,0 +1,81 @@
+import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
+import { ChatTemplateError } from "./chat-template-error.js";
+import type { ChatTemplate } from "./python-jinja.js";
+import { templateConversation, type MessageStyle } from "./template-messages.js";
+
+const PROBE_ARGS = { alpha: "x y" };
+/** The probe's arguments as JSON, spaced (Python's json.dumps) and compact. */
+const ARGS_LAYOUTS = [JSON.stringify(PROBE_ARGS).replace(/":/g, '": '), JSON.stringify(PROBE_ARGS)];
+const PROBE_FUNCTIONS: ChatModelFunctions = { ProbeTool: { description: "A probe.", params: { type: "object", properties: { alpha: { type: "string" } } } } };
+const PROBE_START: ChatHistoryItem[] = [
+  { type: "system", text: "System." },
+  { type: "user", text: "Task." },
+];
+const probeCall = (calls: number): ChatHistoryItem[] => [...PROBE_START, { type: "model", response: Array.from({ length: calls }, () => ({ type: "functionCall" as const, name: "ProbeTool", params: PROBE_ARGS, result: "RESULT" })) }];
+
+/**
+ * The call syntax a template writes, read off its text: `prefix NAME
+ * paramsPrefix ARGS suffix`, with ARGS as JSON, for the chat wrapper's
+ * function settings (call-frame.ts reads the exact frame off the rendered
+ * prompt, cutting where a special token begins). Null where the template
+ * writes no call, or writes its arguments other than as JSON.
+ */
+export function readCallSyntax(render: TemplateRender, style: MessageStyle): { prefix: string; paramsPrefix: string; suffix: string } | null {
+  const start = renders(render, [...PROBE_START, { type: "model", response: [] }], style);
+  const call = renders(render, probeCall(1), style);
+  const plain = renders(render, [...PROBE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
+  if (start === null || call === null || plain === null || !call.startsWith(start)) return null;
+  const step = call.slice(start.length);
+  const nameAt = step.indexOf("ProbeTool");
+  if (nameAt < 0) return null;
+  const nameEnd = nameAt + "ProbeTool".length;
+  const found = ARGS_LAYOUTS.map((layout) => ({ layout, at: step.indexOf(layout, nameEnd) })).filter(({ at }) => at >= 0).sort((a, b) => a.at - b.at)[0];
+  if (!found) return null;
+  const afterArgs = step.slice(found.at + found.layout.length, Math.max(found.at + found.layout.length, step.indexOf("RESULT")));
+  // Where the call ends: where the text a turn ends with (after "ZZZ", up to the next turn's "YYY") begins.
+  const turnEnd = plain.slice(plain.indexOf("ZZZ") + 3, plain.indexOf("YYY"));
+  let end = afterArgs.length;
+  for (let length = turnEnd.length; length > 0; length--) {
+    const at = afterArgs.indexOf(turnEnd.slice(0, length));
+    if (at >= 0) {
+      end = at;
+      break;
+    }
+  }
+  return { prefix: step.slice(0, nameAt), paramsPrefix: step.slice(nameEnd, found.at), suffix: afterArgs.slice(0, end) };
+}
+
+export interface TemplateRender {
+  (history: readonly ChatHistoryItem[], functions: ChatModelFunctions | undefined, style: MessageStyle): string;
+}
+
+function renders(render: TemplateRender, history: readonly ChatHistoryItem[], style: MessageStyle): string | null {
+  try {
+    return render(history, PROBE_FUNCTIONS, style);
+  } catch (error) {
+    if (error instanceof ChatTemplateError) return null;
+    throw error;
+  }
+}
+
+/**
+ * How a template wants messages, read off renders of probe conversations:
+ * a template that refuses a system role gets the system text in the first
+ * user message; one that writes calls only with their arguments as a JSON
+ * string gets them so; one that refuses calls without ids gets ids.
+ */
+export function readMessageStyle(render: TemplateRender): MessageStyle {
+  const base: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false };
+  const style = { ...base, systemInUser: renders(render, [...PROBE_START, { type: "model", response: [] }], base) === null };
+  const candidates: MessageStyle[] = [style, { ...style, stringArguments: true }, { ...style, callIds: true }, { ...style, stringArguments: true, callIds: true }];
+  const writesArgs = (text: string | null) => text !== null && ARGS_LAYOUTS.some((layout) => text.includes(layout));
+  return candidates.find((candidate) => writesArgs(renders(render, probeCall(1), candidate))) ?? candidates.find((candidate) => renders(render, probeCall(1), candidate) !== null) ?? style;
+}
+
+/** The template's text for a conversation, rendered with the given template and model tokens. */
+export function renderWith(template: ChatTemplate, tokens: { bos: string; eos: string }): TemplateRender {
+  return (history, functions, style) => {
+    const conversation = templateConversation(history, functions, style);
+    return template.render({ messages: conversation.messages, ...(conversation.tools ? { tools: conversation.tools } : {}), add_generation_prompt: conversation.addGenerationPrompt, bos_token: tokens.bos, eos_token: tokens.eos, enable_thinking: false }) + conversation.trailingText;
+  };
+}
