@@ -1,22 +1,25 @@
-import { GeneralChatWrapper, resolveChatWrapper, type ChatWrapper } from "node-llama-cpp";
+import { ChatWrapper, GeneralChatWrapper, JinjaTemplateChatWrapper, LlamaText, resolveChatWrapper, SpecialToken, SpecialTokensText } from "node-llama-cpp";
 import type { GgufVocabulary } from "../runtime/gguf/vocab/gguf-vocabulary.js";
+import { chooseChatWrapper } from "../runtime/llama-cpp/template-chat-wrapper.js";
 
 /**
  * The chat wrapper node-llama-cpp resolves for a GGUF, resolved the same way
  * in the page: its own resolveChatWrapper (bundled without the native addon,
  * see browser/build) over the GGUF's metadata and the JavaScript tokenizer,
  * with the arguments its LlamaModel overload passes, GeneralChatWrapper when
- * nothing matches.
+ * nothing matches; then chosen against the model's own chat template as in
+ * Node (chooseChatWrapper).
  */
 export function resolvePageChatWrapper(vocabulary: GgufVocabulary, file: string): ChatWrapper {
   const metadata = vocabulary.fileInfo.metadata;
-  return (
+  const resolved =
     resolveChatWrapper({
       bosString: vocabulary.tokens.bosString,
       architecture: metadata.general?.architecture,
       filename: file,
       fileInfo: vocabulary.fileInfo as never,
       tokenizer: vocabulary.tokenizer,
-    }) ?? new GeneralChatWrapper()
-  );
+    }) ?? new GeneralChatWrapper();
+  const eos = vocabulary.data.eos === null ? null : (vocabulary.data.texts[vocabulary.data.eos] ?? null);
+  return chooseChatWrapper({ ChatWrapper, JinjaTemplateChatWrapper, LlamaText, SpecialToken, SpecialTokensText }, resolved, { metadata, bos: vocabulary.tokens.bosString, eos });
 }

@@ -21,6 +21,12 @@ describe("chat templates keep Python Jinja's semantics where @huggingface/jinja 
     expect(render("{% for x in xs if x > 1 %}{{ x }}{% endfor %}.", {})).toBe(".");
   });
 
+  it("unpacks tuples in a loop (functionary's `for field, name in [(…), …]`), where the library throws", () => {
+    const source = '{% for field, name in [("maximum", "Maximum"), ("minimum", "Minimum")] %}{{ field }}={{ name }};{% endfor %}';
+    expect(() => new Template(source).render({})).toThrow(/unpack/);
+    expect(render(source)).toBe("maximum=Maximum;minimum=Minimum;");
+  });
+
   it("reads an undefined value as the empty string in string filters", () => {
     expect(render("[{{ message.content | trim }}]{{ missing | length }}", { message: {} })).toBe("[]0");
   });

@@ -40,17 +40,44 @@ export function tokenizerFiles(name: RealTokenizer): { tokenizer: HfTokenizerJso
 }
 
 /**
- * A forged model around a real tokenizer, cached like the built-in model
- * (forging one takes seconds: the vocabulary is real); `chatTemplate` in
- * place of the tokenizer's own (another family's template on this vocabulary).
+ * A chat template to forge into a model in place of the tokenizer's own:
+ * the template, the special tokens it writes (added as control tokens where
+ * the vocabulary lacks them), the tags it writes that its family's vocabulary
+ * holds as ordinary added tokens (Hermes' `<tool_call>`), and its BOS and EOS.
  */
-export function forgedModelFile(name: RealTokenizer, options: { shape?: LlamaShape; seed?: number; type?: "f32" | "f16" | "q8_0"; chatTemplate?: string } = {}): Promise<string> {
+export interface ForgedTemplate {
+  source: string;
+  special?: readonly string[];
+  added?: readonly string[];
+  bos?: string;
+  eos?: string;
+}
+
+/** The tokenizer files with a template's tokens added (new ids after the last) and its template, BOS and EOS in the config. */
+function withTemplate(files: { tokenizer: HfTokenizerJson; config: HfTokenizerConfig }, template: ForgedTemplate): { tokenizer: HfTokenizerJson; config: HfTokenizerConfig } {
+  const known = new Set([...Object.keys(files.tokenizer.model.vocab), ...files.tokenizer.added_tokens.map((token) => token.content)]);
+  let next = [...Object.values(files.tokenizer.model.vocab), ...files.tokenizer.added_tokens.map((token) => token.id)].reduce((largest, id) => Math.max(largest, id), -1) + 1;
+  const added = [...(template.special ?? []).map((content) => ({ content, special: true })), ...(template.added ?? []).map((content) => ({ content, special: false }))]
+    .filter(({ content }) => !known.has(content))
+    .map((token) => ({ ...token, id: next++ }));
+  return {
+    tokenizer: { ...files.tokenizer, added_tokens: [...files.tokenizer.added_tokens, ...added] },
+    config: { ...files.config, chat_template: template.source, ...(template.bos ? { bos_token: template.bos } : {}), ...(template.eos ? { eos_token: template.eos } : {}) },
+  };
+}
+
+/**
+ * A forged model around a real tokenizer, cached like the built-in model
+ * (forging one takes seconds: the vocabulary is real); with `template`,
+ * another family's chat template and tokens on this vocabulary.
+ */
+export function forgedModelFile(name: RealTokenizer, options: { shape?: LlamaShape; seed?: number; type?: "f32" | "f16" | "q8_0"; template?: ForgedTemplate } = {}): Promise<string> {
   const shape = options.shape ?? TINY_SHAPE;
   const seed = options.seed ?? 1;
   const type = options.type ?? "f16";
-  const template = options.chatTemplate === undefined ? {} : { chatTemplate: options.chatTemplate };
+  const template = options.template === undefined ? {} : { template: options.template };
   const key = createHash("sha256").update(JSON.stringify({ name, shape, seed, type, version: 2, ...template })).digest("hex").slice(0, 12);
-  const files = tokenizerFiles(name);
-  const config = options.chatTemplate === undefined ? files.config : { ...files.config, chat_template: options.chatTemplate };
-  return cachedModelFile(`forged-${name}-${key}.gguf`, () => forgeBpeModel({ ...files, config, family: REAL_TOKENIZERS[name].family, shape, seed, type }));
+  const files = options.template === undefined ? tokenizerFiles(name) : withTemplate(tokenizerFiles(name), options.template);
+  const family = { ...REAL_TOKENIZERS[name].family, ...(options.template?.eos ? { eos: options.template.eos } : {}) };
+  return cachedModelFile(`forged-${name}-${key}.gguf`, () => forgeBpeModel({ ...files, family, shape, seed, type }));
 }

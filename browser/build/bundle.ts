@@ -12,6 +12,8 @@ const NODE_LLAMA_CPP_FOR_PAGE = `
 export { resolveChatWrapper } from ${JSON.stringify(join(NODE_LLAMA_CPP, "dist/chatWrappers/utils/resolveChatWrapper.js"))};
 export { GeneralChatWrapper } from ${JSON.stringify(join(NODE_LLAMA_CPP, "dist/chatWrappers/GeneralChatWrapper.js"))};
 export { ChatMLChatWrapper } from ${JSON.stringify(join(NODE_LLAMA_CPP, "dist/chatWrappers/ChatMLChatWrapper.js"))};
+export { ChatWrapper } from ${JSON.stringify(join(NODE_LLAMA_CPP, "dist/ChatWrapper.js"))};
+export { JinjaTemplateChatWrapper } from ${JSON.stringify(join(NODE_LLAMA_CPP, "dist/chatWrappers/generic/JinjaTemplateChatWrapper.js"))};
 export { LlamaText, SpecialToken, SpecialTokensText } from ${JSON.stringify(join(NODE_LLAMA_CPP, "dist/utils/LlamaText.js"))};
 `;
 

@@ -15,6 +15,13 @@ import type { ModelPort } from "../engine/model-port.js";
  * what the wrapper renders for that call in the next turn's history.
  */
 export interface CallFrame {
+  /**
+   * Whether the format keeps text beside a call. Where it does not (the
+   * template drops it: Hermes-3, Llama 3.x), a step is the call alone: a
+   * thought the model wrote would vanish from the next prompt, so the
+   * grammar writes none (see docs/formats.md).
+   */
+  readonly keepsThought: boolean;
   /** Between the generation prompt and the thought. */
   readonly beforeThought: string;
   /** Between the thought and the tool's name. Its first character never occurs in a thought. */
@@ -91,13 +98,16 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
   }
   if (typeof withThought === "string") return { ok: false, reason: withThought };
   if (typeof without === "string") return { ok: false, reason: without };
-  const { step, context, start } = withThought;
-  const thoughtAt = step.indexOf(PROBE.thought);
-  if (thoughtAt < 0) return { ok: false, reason: "the thought is not rendered as text before the call" };
-  const nameAt = step.indexOf(PROBE.name, thoughtAt + PROBE.thought.length);
+  const thoughtAt = withThought.step.indexOf(PROBE.thought);
+  // A template that drops the text beside a call (Hermes-3, Llama 3.x) renders the step alike with a thought and without: its frame has no thought.
+  const keepsThought = thoughtAt >= 0;
+  if (!keepsThought && withThought.step !== without.step) return { ok: false, reason: "the thought is not rendered as text before the call" };
+  const { step, context, start } = keepsThought ? withThought : without;
+  const thoughtEnd = keepsThought ? thoughtAt + PROBE.thought.length : 0;
+  const nameAt = step.indexOf(PROBE.name, thoughtEnd);
   if (nameAt < 0) return { ok: false, reason: "the call's name is not rendered after the thought" };
-  const afterThought = step.slice(thoughtAt + PROBE.thought.length, nameAt);
-  if (afterThought === "" || PROBE.thought.includes(afterThought[0]!)) return { ok: false, reason: "nothing the thought cannot contain separates it from the call" };
+  const afterThought = step.slice(thoughtEnd, nameAt);
+  if (keepsThought && (afterThought === "" || PROBE.thought.includes(afterThought[0]!))) return { ok: false, reason: "nothing the thought cannot contain separates it from the call" };
   const nameEnd = nameAt + PROBE.name.length;
   const layouts = (["spaced", "compact"] as const).map((layout) => ({ layout, at: step.indexOf(writeJson(PROBE.args, JSON_LAYOUTS[layout]), nameEnd) })).filter(({ at }) => at >= 0);
   const found = layouts.sort((a, b) => a.at - b.at)[0];
@@ -110,7 +120,10 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
   if (withoutNameAt < 0 || !without.step.startsWith(step.slice(nameAt, argsEnd), withoutNameAt)) return { ok: false, reason: "a call without a thought is rendered in another frame" };
 
   const part = (from: number, to: number) => sliceLlamaText(context, start + from, start + to);
-  for (const [what, from, to] of [["the text before the thought", 0, thoughtAt], ["the call's opening", thoughtAt + PROBE.thought.length, nameAt], ["the text between name and arguments", nameEnd, found.at]] as const) {
+  const parts = keepsThought
+    ? ([["the text before the thought", 0, thoughtAt], ["the call's opening", thoughtEnd, nameAt], ["the text between name and arguments", nameEnd, found.at]] as const)
+    : ([["the text between name and arguments", nameEnd, found.at]] as const);
+  for (const [what, from, to] of parts) {
     if (!writable(renderer, part(from, to))) return { ok: false, reason: `${what} holds a special token the sampler cannot write` };
   }
   if (!writable(renderer, sliceLlamaText(without.context, without.start, without.start + withoutNameAt))) return { ok: false, reason: "the call's opening holds a special token the sampler cannot write" };
@@ -118,8 +131,9 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
   return {
     ok: true,
     frame: {
-      beforeThought: step.slice(0, thoughtAt),
-      afterThought,
+      keepsThought,
+      beforeThought: keepsThought ? step.slice(0, thoughtAt) : "",
+      afterThought: keepsThought ? afterThought : "",
       withoutThought: without.step.slice(0, withoutNameAt),
       beforeArgs: step.slice(nameEnd, found.at),
       after,

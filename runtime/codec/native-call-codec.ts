@@ -7,13 +7,14 @@ import { FINAL_ANSWER, STEP_DEFAULTS, type StepParts } from "../../schemas/step-
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { callItem } from "../history/history-items.js";
 import type { CallFrame } from "./call-frame.js";
+import type { StepEnd } from "../engine/decode/step-end.js";
 import type { DecodedStep, LogicalStep, StepCodec } from "./step-codec.js";
 
 const literal = (text: string) => (text === "" ? "" : gbnfLiteral(text));
 
 /** The thought's longest text, or 0 when the step has none. */
-function thoughtLength(parts: StepParts): number {
-  if (!parts.thought) return 0;
+function thoughtLength(parts: StepParts, frame: CallFrame): number {
+  if (!parts.thought || !frame.keepsThought) return 0;
   return (parts.thought as { maxLength?: number }).maxLength ?? STEP_DEFAULTS.thoughtMaxLength;
 }
 
@@ -33,7 +34,7 @@ function thoughtRule(rules: Parameters<Parameters<typeof composeGbnf>[1]>[0]["ru
 function decodeWith(frame: CallFrame, text: string, parts: StepParts): DecodedStep {
   let thought: string | undefined;
   let rest: string;
-  const thoughtEnd = text.startsWith(frame.beforeThought) ? text.indexOf(frame.afterThought[0]!, frame.beforeThought.length) : -1;
+  const thoughtEnd = frame.keepsThought && text.startsWith(frame.beforeThought) ? text.indexOf(frame.afterThought[0]!, frame.beforeThought.length) : -1;
   if (thoughtEnd > frame.beforeThought.length && text.startsWith(frame.afterThought, thoughtEnd)) {
     thought = text.slice(frame.beforeThought.length, thoughtEnd);
     rest = text.slice(thoughtEnd + frame.afterThought.length);
@@ -58,15 +59,19 @@ function decodeWith(frame: CallFrame, text: string, parts: StepParts): DecodedSt
 /**
  * The texts a step's end is found after. With a thought: the call's opening
  * (its first character never occurs in a thought), when a step without one
- * opens the same way; else the arguments' opening alone.
+ * opens the same way; else the arguments' opening alone, or, where text
+ * comes before the thought (functionary's `all\n`), the call's opening and
+ * the arguments' after that text, the arguments' opening alone without it.
  */
-function endMarkers(frame: CallFrame, thought: boolean): string[] {
-  const markers = !thought || frame.afterThought === frame.withoutThought ? [thought ? frame.afterThought : frame.withoutThought, frame.beforeArgs] : [frame.beforeArgs];
-  return markers.filter((marker) => marker !== "");
+function stepEnd(frame: CallFrame, thought: boolean): StepEnd {
+  const nonEmpty = (markers: string[]) => markers.filter((marker) => marker !== "");
+  if (!thought || frame.afterThought === frame.withoutThought) return { before: nonEmpty([thought ? frame.afterThought : frame.withoutThought, frame.beforeArgs]), after: frame.after };
+  if (frame.beforeThought === "") return { before: nonEmpty([frame.beforeArgs]), after: frame.after };
+  return { before: nonEmpty([frame.withoutThought, frame.beforeArgs]), after: frame.after, opening: { prefix: frame.beforeThought, before: nonEmpty([frame.afterThought, frame.beforeArgs]) } };
 }
 
 function encodeWith(frame: CallFrame, step: LogicalStep): string {
-  const opening = step.thought ? `${frame.beforeThought}${step.thought}${frame.afterThought}` : frame.withoutThought;
+  const opening = step.thought && frame.keepsThought ? `${frame.beforeThought}${step.thought}${frame.afterThought}` : frame.withoutThought;
   const args = step.call.tool === FINAL_ANSWER ? { answer: step.call.answer } : step.call.args;
   return `${opening}${step.call.tool}${frame.beforeArgs}${writeJson(args, JSON_LAYOUTS[frame.layout])}${frame.after}`;
 }
@@ -81,7 +86,7 @@ function encodeWith(frame: CallFrame, step: LogicalStep): string {
 export function nativeCallCodec(frame: CallFrame): StepCodec {
   return Object.freeze<StepCodec>({
     name: "native",
-    syntax: JSON.stringify(`${frame.beforeThought}THOUGHT${frame.afterThought}NAME${frame.beforeArgs}{ARGS}${frame.after}`),
+    syntax: JSON.stringify(frame.keepsThought ? `${frame.beforeThought}THOUGHT${frame.afterThought}NAME${frame.beforeArgs}{ARGS}${frame.after}` : `${frame.withoutThought}NAME${frame.beforeArgs}{ARGS}${frame.after}`),
     verbatim: true,
     defaultSystem: NATIVE_SYSTEM_PROMPT,
     prelude: (system, tools) => ({ system, functions: chatModelFunctions(tools, { answerRequired: true }) }),
@@ -92,16 +97,16 @@ export function nativeCallCodec(frame: CallFrame): StepCodec {
           return sequence(gbnfLiteral(`${branch.tool}${frame.beforeArgs}`), compile(args, `${branch.tool}-args`), literal(frame.after));
         });
         const call = branches.length === 1 ? branches[0]! : rules.add("call", branches.map((branch) => `(${branch})`).join(" | "));
-        const maxLength = thoughtLength(parts);
+        const maxLength = thoughtLength(parts, frame);
         const without = literal(frame.withoutThought);
         if (maxLength === 0) return sequence(without, call);
         // The thought may be empty, as in a JSON step: then the call opens as it does without one.
         const withThought = sequence(literal(frame.beforeThought), thoughtRule(rules, frame, maxLength), literal(frame.afterThought));
         return sequence(`(${withThought} | ${without === "" ? '""' : without})`, call);
       }),
-    end: (parts) => ({ before: endMarkers(frame, thoughtLength(parts) > 0), after: frame.after }),
+    end: (parts) => stepEnd(frame, thoughtLength(parts, frame) > 0),
     decode: (text, parts) => decodeWith(frame, text, parts),
     encode: (step) => encodeWith(frame, step),
-    callItems: (_raw, step, call) => [callItem(step.thought, call.name, call.args, call.result)],
+    callItems: (_raw, step, call) => [callItem(frame.keepsThought ? step.thought : undefined, call.name, call.args, call.result)],
   });
 }

@@ -1,10 +1,12 @@
-import type { ChatHistoryItem, ChatWrapper, ChatWrapperGenerateContextStateOptions, ChatWrapperGeneratedContextState, ChatWrapperSettings, LlamaModel, LlamaText } from "node-llama-cpp";
+import type { ChatHistoryItem, ChatModelFunctions, ChatWrapper, ChatWrapperGenerateContextStateOptions, ChatWrapperGeneratedContextState, ChatWrapperSettings, LlamaModel, LlamaText } from "node-llama-cpp";
 import { ChatTemplateError } from "../template/chat-template-error.js";
 import { compileChatTemplate } from "../template/python-jinja.js";
 import { templateConversation, type MessageStyle } from "../template/template-messages.js";
 import { readCallSyntax, readMessageStyle, renderWith } from "../template/template-style.js";
 
-type NodeLlamaCpp = typeof import("node-llama-cpp");
+/** The node-llama-cpp classes a template wrapper is built of (its module in Node, its bundled copy in the page). */
+export type TemplateClasses = Pick<typeof import("node-llama-cpp"), "ChatWrapper" | "JinjaTemplateChatWrapper" | "LlamaText" | "SpecialToken" | "SpecialTokensText">;
+type NodeLlamaCpp = TemplateClasses;
 
 /** The model's own tokens a template reads, and whether the model's prompts start with BOS. */
 export interface TemplateTokens {
@@ -64,7 +66,7 @@ export function templateChatWrapper(nlc: NodeLlamaCpp, source: string, tokens: T
   return new TemplateChatWrapper();
 }
 
-/** A plain exchange every chat format renders: the test of whether two wrappers write the same format. */
+/** A plain exchange every chat format renders, and one with a call and its result: the test of whether two wrappers write the same format. */
 const PLAIN_EXCHANGE: ChatHistoryItem[] = [
   { type: "system", text: "You are a careful assistant." },
   { type: "user", text: "What is the weather in Paris?" },
@@ -72,31 +74,63 @@ const PLAIN_EXCHANGE: ChatHistoryItem[] = [
   { type: "user", text: "And tomorrow?" },
   { type: "model", response: [] },
 ];
+const CALL_EXCHANGE: ChatHistoryItem[] = [
+  { type: "system", text: "You are a careful assistant." },
+  { type: "user", text: "What is the weather in Paris?" },
+  { type: "model", response: [{ type: "functionCall", name: "CityWeather", params: { city: "Paris" }, result: { temperature: 18 } }] },
+];
+const CALL_FUNCTIONS: ChatModelFunctions = { CityWeather: { description: "Current weather for a city.", params: { type: "object", properties: { city: { type: "string" } } } } };
 
-const rendersAlike = (a: ChatWrapper, b: ChatWrapper) => a.generateContextState({ chatHistory: PLAIN_EXCHANGE }).contextText.toString() === b.generateContextState({ chatHistory: PLAIN_EXCHANGE }).contextText.toString();
+function rendersAlike(a: ChatWrapper, b: ChatWrapper, withCall: boolean): boolean {
+  const render = (wrapper: ChatWrapper, chatHistory: ChatHistoryItem[], availableFunctions?: ChatModelFunctions) => wrapper.generateContextState({ chatHistory, availableFunctions }).contextText.toString();
+  if (render(a, PLAIN_EXCHANGE) !== render(b, PLAIN_EXCHANGE)) return false;
+  return !withCall || render(a, CALL_EXCHANGE, CALL_FUNCTIONS) === render(b, CALL_EXCHANGE, CALL_FUNCTIONS);
+}
+
+/** narrowgauge's own models (the built-in tiny one, the trained demo model) learned node-llama-cpp's ChatML prompts, json-v1 byte for byte: their file says so by name. */
+const OWN_MODEL = /^narrowgauge\b/;
 
 /**
- * The chat wrapper for an opened model. node-llama-cpp's own resolution
- * where it renders what the model's chat template renders (its Jinja
- * wrapper, or a specialised one equal to the template on a plain exchange:
- * the demo model's ChatML); the template itself, through
- * templateChatWrapper, where node-llama-cpp falls back to another family's
- * format (its Jinja sanity test fails on Hermes-3 and Phi-4-mini, and it
- * picks a wrapper by name). A model without a template gets node-llama-cpp's;
- * a template this renderer cannot read is a ChatTemplateError, unless
+ * The chat wrapper for an opened model:
+ * - a model without a chat template, or one of narrowgauge's own (its
+ *   `general.name` starts "narrowgauge"): node-llama-cpp's resolution;
+ * - node-llama-cpp's Jinja wrapper, which renders the GGUF's own template,
+ *   where it renders a plain exchange as this renderer does (Qwen3);
+ * - a specialised wrapper of node-llama-cpp's only where it renders a plain
+ *   exchange and a call with its result exactly as the template does;
+ * - else the template itself, through templateChatWrapper: node-llama-cpp
+ *   falls back by name to another family's wrapper when its Jinja sanity test
+ *   fails (Hermes-3 as Llama 3.1, Phi-4-mini as Llama 2), and its specialised
+ *   wrappers document tools and write calls in their own syntax.
+ * A template this renderer cannot read is a ChatTemplateError, unless
  * node-llama-cpp renders it with its own Jinja wrapper.
  */
-export function resolveModelChatWrapper(nlc: NodeLlamaCpp, model: LlamaModel): ChatWrapper {
-  const resolved = nlc.resolveChatWrapper(model);
-  const source = model.fileInfo.metadata?.tokenizer?.chat_template;
-  if (typeof source !== "string" || source.trim() === "") return resolved;
+export function chooseChatWrapper(nlc: TemplateClasses, resolved: ChatWrapper, model: ModelChatFacts): ChatWrapper {
+  const metadata = model.metadata;
+  const source = metadata?.tokenizer?.chat_template;
+  if (typeof source !== "string" || source.trim() === "" || OWN_MODEL.test(String(metadata?.general?.name ?? ""))) return resolved;
+  const isJinja = resolved instanceof nlc.JinjaTemplateChatWrapper;
+  // llama.cpp's default: SentencePiece vocabularies start with BOS, byte-level BPE ones only where the file says so.
+  const addBos = typeof metadata?.tokenizer?.ggml?.add_bos_token === "boolean" ? metadata.tokenizer.ggml.add_bos_token : metadata?.tokenizer?.ggml?.model === "llama";
   let own: ChatWrapper;
   try {
-    own = templateChatWrapper(nlc, source, { bos: model.tokens.bosString ?? "", eos: model.tokens.eosString ?? "", addBos: model.tokens.shouldPrependBosToken });
+    own = templateChatWrapper(nlc, source, { bos: model.bos ?? "", eos: model.eos ?? "", addBos: addBos && model.bos !== null });
   } catch (error) {
     // node-llama-cpp's Jinja wrapper renders the same template: no other family's format.
-    if (error instanceof ChatTemplateError && resolved instanceof nlc.JinjaTemplateChatWrapper) return resolved;
+    if (error instanceof ChatTemplateError && isJinja) return resolved;
     throw error;
   }
-  return rendersAlike(resolved, own) ? resolved : own;
+  return rendersAlike(resolved, own, !isJinja) ? resolved : own;
+}
+
+/** What a model file says that picks its chat wrapper: its metadata (template, name, tokenizer) and its BOS and EOS texts. */
+export interface ModelChatFacts {
+  readonly metadata: Record<string, any> | undefined;
+  readonly bos: string | null;
+  readonly eos: string | null;
+}
+
+/** chooseChatWrapper for a model node-llama-cpp opened. */
+export function resolveModelChatWrapper(nlc: typeof import("node-llama-cpp"), model: LlamaModel): ChatWrapper {
+  return chooseChatWrapper(nlc, nlc.resolveChatWrapper(model), { metadata: model.fileInfo.metadata as Record<string, any> | undefined, bos: model.tokens.bosString, eos: model.tokens.eosString });
 }

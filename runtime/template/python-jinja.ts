@@ -37,7 +37,12 @@ class PythonInterpreter extends BaseInterpreter {
     switch (node?.type) {
       case MARK.iterable: {
         const value = this.evaluate(node.inner as Statement, environment);
-        return value.type === "UndefinedValue" ? this.literal([], environment) : value;
+        if (value.type === "UndefinedValue") return this.literal([], environment);
+        // Pairs from `|items` are tuples, which the library's loop cannot unpack (`for key, value in …`): as lists they unpack.
+        const items = value.type === "ArrayValue" ? (value.value as RuntimeValue[]) : [];
+        if (!items.some((item) => item.type === "TupleValue")) return value;
+        const List = value.constructor as new (items: RuntimeValue[]) => RuntimeValue;
+        return new List(items.map((item) => (item.type === "TupleValue" ? new List(item.value as RuntimeValue[]) : item)));
       }
       case MARK.stringOperand: {
         const value = this.evaluate(node.inner as Statement, environment);

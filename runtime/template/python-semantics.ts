@@ -3,7 +3,8 @@
  * written for) disagree, an AST rewrite marks the places, and the
  * interpreter (python-jinja.ts) gives each mark Python's meaning:
  *
- * - a for loop over an undefined value loops zero times (it throws);
+ * - a for loop over an undefined value loops zero times (it throws), and
+ *   unpacks the pairs `|items` makes (it throws on its own tuples);
  * - a string filter (trim, length, upper, …) reads an undefined value as ""
  *   (it throws);
  * - `{{ none }}` writes "None", `{{ true }}` "True", a list or dict its

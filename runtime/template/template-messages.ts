@@ -8,9 +8,11 @@ export interface MessageStyle {
   readonly callIds: boolean;
   /** The system text at the head of the first user message, for a template without a system role (Gemma 2). */
   readonly systemInUser: boolean;
+  /** User messages in a row as one (their texts a blank line apart), for a template that wants roles to alternate (Gemma 2, Mistral). */
+  readonly mergeUsers: boolean;
 }
 
-export const DEFAULT_STYLE: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false };
+export const DEFAULT_STYLE: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false, mergeUsers: false };
 
 export interface TemplateConversation {
   readonly messages: Record<string, unknown>[];
@@ -47,8 +49,14 @@ export function templateConversation(history: readonly ChatHistoryItem[], functi
     } else if (item.type === "user") {
       const content = pendingSystem === undefined ? item.text : `${pendingSystem}\n\n${item.text}`;
       pendingSystem = undefined;
-      messages.push({ role: "user", content });
-      texts.push(content);
+      const last = messages.at(-1);
+      if (style.mergeUsers && last?.role === "user") {
+        last.content = `${String(last.content)}\n\n${content}`;
+        texts[texts.length - 1] = String(last.content);
+      } else {
+        messages.push({ role: "user", content });
+        texts.push(content);
+      }
     } else {
       let text = "";
       for (const part of item.response) {

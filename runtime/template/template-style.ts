@@ -61,12 +61,15 @@ function renders(render: TemplateRender, history: readonly ChatHistoryItem[], st
 /**
  * How a template wants messages, read off renders of probe conversations:
  * a template that refuses a system role gets the system text in the first
- * user message; one that writes calls only with their arguments as a JSON
+ * user message; one that refuses two user messages in a row gets them as
+ * one; one that writes calls only with their arguments as a JSON
  * string gets them so; one that refuses calls without ids gets ids.
  */
 export function readMessageStyle(render: TemplateRender): MessageStyle {
-  const base: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false };
-  const style = { ...base, systemInUser: renders(render, [...PROBE_START, { type: "model", response: [] }], base) === null };
+  const base: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false, mergeUsers: false };
+  const systemInUser = renders(render, [...PROBE_START, { type: "model", response: [] }], base) === null;
+  const twoUsers: ChatHistoryItem[] = [...PROBE_START, { type: "user", text: "Note." }, { type: "model", response: [] }];
+  const style = { ...base, systemInUser, mergeUsers: renders(render, twoUsers, { ...base, systemInUser }) === null };
   const candidates: MessageStyle[] = [style, { ...style, stringArguments: true }, { ...style, callIds: true }, { ...style, stringArguments: true, callIds: true }];
   const writesArgs = (text: string | null) => text !== null && ARGS_LAYOUTS.some((layout) => text.includes(layout));
   return candidates.find((candidate) => writesArgs(renders(render, probeCall(1), candidate))) ?? candidates.find((candidate) => renders(render, probeCall(1), candidate) !== null) ?? style;

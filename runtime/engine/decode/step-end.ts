@@ -11,6 +11,12 @@ import { JsonCompletionTracker } from "./json-completion.js";
 export interface StepEnd {
   readonly before: readonly string[];
   readonly after: string;
+  /**
+   * A step that opens with `prefix` is found after `before` of its own
+   * instead (functionary's `all\n` before a thought, whose newline is also
+   * what comes between a call's name and arguments).
+   */
+  readonly opening?: { readonly prefix: string; readonly before: readonly string[] };
 }
 
 export const JSON_STEP_END: StepEnd = Object.freeze({ before: [], after: "" });
@@ -22,8 +28,13 @@ export class StepEndTracker {
   private readonly json = new JsonCompletionTracker();
   private afterSeen = 0;
   private ended = false;
+  /** The markers this step is found after; null while its opening is undecided. */
+  private markers: readonly string[] | null;
+  private head = "";
 
-  constructor(private readonly end: StepEnd = JSON_STEP_END) {}
+  constructor(private readonly end: StepEnd = JSON_STEP_END) {
+    this.markers = end.opening ? null : end.before;
+  }
 
   /** Feeds text; returns the number of characters consumed up to and including the step's last one, or -1 if it has not ended. */
   push(text: string): number {
@@ -42,7 +53,9 @@ export class StepEndTracker {
   }
 
   private step(character: string): boolean {
-    const { before, after } = this.end;
+    if (this.markers === null) return this.open(character);
+    const before = this.markers;
+    const { after } = this.end;
     if (this.marker < before.length) {
       const wanted = before[this.marker]!;
       this.window = (this.window + character).slice(-wanted.length);
@@ -58,5 +71,20 @@ export class StepEndTracker {
     }
     this.afterSeen++;
     return this.afterSeen >= after.length;
+  }
+
+  /** Reads the step's first characters until they show whether it opens with the opening's prefix (then consumed) or not (then read as usual). */
+  private open(character: string): boolean {
+    const opening = this.end.opening!;
+    this.head += character;
+    if (this.head === opening.prefix) {
+      this.markers = opening.before;
+      return false;
+    }
+    if (opening.prefix.startsWith(this.head)) return false;
+    this.markers = this.end.before;
+    let ended = false;
+    for (const replayed of this.head) ended = this.step(replayed) || ended;
+    return ended;
   }
 }

@@ -50,10 +50,10 @@ describe("a chat wrapper that renders the model's own chat template", () => {
     expect(text).toBe("<|begin_of_text|><start_of_turn>user\nYou are careful.\n\nWeather in Paris? <|im_end|><end_of_turn>\n<start_of_turn>model\n");
   });
 
-  it("reads the call frame off the template: Phi-4-mini's thought as text, then its call; Hermes-3 drops the thought, Gemma 2 has no calls", () => {
+  it("reads the call frame off the template: Phi-4-mini's thought as text, then its call; Hermes-3's call alone (it drops the text beside a call); Gemma 2 has no calls", () => {
     const frame = (source: string) => probeCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, source, tokens), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
     expect(frame(PHI4)).toEqual({ ok: true, frame: expect.objectContaining({ afterThought: '<|tool_call|>{"name": "', beforeArgs: '", "arguments": ', after: "}<|/tool_call|>", layout: "spaced" }) });
-    expect(frame(HERMES)).toEqual({ ok: false, reason: "the thought is not rendered as text before the call" });
+    expect(frame(HERMES)).toEqual({ ok: true, frame: expect.objectContaining({ keepsThought: false, withoutThought: '<tool_call>\n{"name": "', beforeArgs: '", "arguments": ', after: "}\n</tool_call>" }) });
     expect(frame(GEMMA2)).toEqual({ ok: false, reason: expect.stringContaining("Conversation roles must alternate") });
   });
 });
@@ -61,7 +61,7 @@ describe("a chat wrapper that renders the model's own chat template", () => {
 describe("the chat wrapper an opened model gets", () => {
   it("is the model's own template where node-llama-cpp falls back to another family's wrapper (Hermes-3, Phi-4-mini)", async () => {
     for (const [template, family] of [[HERMES, "<|im_start|>"], [PHI4, "<|user|>"]] as const) {
-      const opened = await openModel({ source: await forgedModelFile("llama3_1", { chatTemplate: template }), llama: await testLlama(), sequences: 1 });
+      const opened = await openModel({ source: await forgedModelFile("llama3_1", { template: { source: template } }), llama: await testLlama(), sequences: 1 });
       try {
         expect(nodeLlamaCpp.resolveChatWrapper(opened.model).wrapperName).not.toBe("JinjaTemplate");
         expect(opened.chatWrapper.wrapperName).toBe("Template");

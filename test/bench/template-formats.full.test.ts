@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { measureTemplate } from "../../bench/forge/template-formats.js";
+
+/**
+ * The demo task on models forged around real chat templates (issue 34's
+ * measure, npm run bench:codecs prints it for the whole corpus): where the
+ * template's call syntax is one narrowgauge writes, the step is written in it
+ * (with the thought where the template keeps text beside a call), and every
+ * call step appears in the next prompt exactly as the model generated it.
+ * Gemma 2 and Mistral Nemo refuse two user messages in a row: their runs end
+ * without a template error.
+ */
+const EXPECTED: Array<[template: string, codec: string, thought: boolean]> = [
+  ["Qwen-Qwen3-0.6B", "native", true],
+  ["NousResearch-Hermes-3-Llama-3.1-8B-tool_use", "native", false],
+  ["meta-llama-Llama-3.2-3B-Instruct", "native", false],
+  ["meetkai-functionary-medium-v3.2", "native", true],
+  ["google-gemma-2-2b-it", "json", true],
+  ["mistralai-Mistral-Nemo-Instruct-2407", "json", true],
+];
+
+describe.each(EXPECTED)("the demo task on a model forged around the %s template", (template, codec, thought) => {
+  it(`writes ${codec} steps ${thought ? "with" : "without"} a thought, each shown next turn as generated`, async () => {
+    const row = await measureTemplate(template, { runs: 2, maxTurns: 5 });
+    expect({ codec: row.codec, thought: row.thought }).toEqual({ codec, thought });
+    expect(row.statuses.filter((status) => status.startsWith("failed"))).toEqual([]);
+    expect(row.steps).toBeGreaterThan(0);
+    expect(row.rendered).toBe(row.steps);
+  });
+});
