@@ -18,7 +18,7 @@ export { MODEL_FAILURE_CODES } from "./runtime/loop/run-types.js";
 export type { AnsweredRun, DroppedExchanges, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord, UnansweredRun } from "./runtime/loop/run-types.js";
 export type { Judgement } from "./runtime/questions/ask-question.js";
 export type { Verdict } from "./guards/built-in/a3-verdict.js";
-export { DEFAULT_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "./prompts/model-text.js";
+export { DEFAULT_SYSTEM_PROMPT, NATIVE_CALL_ONLY_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "./prompts/model-text.js";
 export { CODEC_NAMES, type CodecName } from "./runtime/codec/step-codec.js";
 export { CodecUnavailableError } from "./runtime/codec/choose-codec.js";
 /** Every sentence narrowgauge writes that the model reads (see prompts/model-text.ts). */
@@ -35,6 +35,7 @@ export { modelFacingName } from "./runtime/tools/tool-names.js";
 // Models
 export { ModelDisposedError, ModelFileNotFoundError, ModelLoadError } from "./runtime/engine/model-errors.js";
 export { GrammarRejectedError } from "./runtime/engine/model-errors.js";
+export { ChatTemplateError } from "./runtime/template/chat-template-error.js";
 export type { GenerateRequest, GenerationPurpose, GenerationStopReason, JumpForwardMode, ModelDescription, ModelPort, ModelSession, PortGeneration, ServerFailover, WritableStep } from "./runtime/engine/model-port.js";
 export { ContextOverflowError } from "./runtime/engine/context-overflow.js";
 export { decodeUnderGrammar, type DecodedGeneration, type DecodeOptions } from "./runtime/engine/decode/decode-under-grammar.js";

@@ -27,6 +27,11 @@ export const NATIVE_SYSTEM_PROMPT =
   "You are a careful assistant that answers by calling tools. Each reply is a short thought about what the " +
   "conversation already provides and what is still missing, then one tool call. Call FinalAnswer once the tool results answer the question.";
 
+/** The native codec's system prompt where the format keeps no text beside a call (Hermes-3, Llama 3.x): each reply is the call alone. */
+export const NATIVE_CALL_ONLY_SYSTEM_PROMPT =
+  "You are a careful assistant that answers by calling tools. Each reply is one tool call, chosen by what the conversation " +
+  "already provides and what is still missing. Call FinalAnswer once the tool results answer the question.";
+
 /**
  * The tool section the "json" codec appends to the system prompt (formats
  * without a call syntax of their own): each tool with its JSON Schema, then

@@ -50,4 +50,15 @@ describe("chat templates keep Python Jinja's semantics where @huggingface/jinja 
     expect(refusal("{% for i in range(10 ** 9) %}x{% endfor %}")).toMatchObject({ construct: "render" });
     expect(render("{% for i in range(2, 7, 2) %}{{ i }}{% endfor %}")).toBe("246");
   });
+
+  it("bounds what a template from a model file can cost: steps, output, nesting — each a typed error", () => {
+    expect(refusal("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}")).toMatchObject({ construct: "render", detail: expect.stringContaining("steps") });
+    expect(refusal("{% set ns = namespace(s='xxxxxxxxxxxxxxxx') %}{% for i in range(21) %}{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s }}")).toMatchObject({ construct: "render", detail: expect.stringContaining("characters") });
+    expect(() => compileChatTemplate(`{{ a${"[0]".repeat(20_000)} }}`)).toThrow(ChatTemplateError);
+  });
+
+  it("gives dict literals Python's meaning too", () => {
+    expect(refusal("{{ {'a': 'x' + d}['a'] }}", { d: { k: 1 } })).toMatchObject({ construct: "render" });
+    expect(render("{{ {'a': m[k]}['a'] }}.", { m: { x: 1 } })).toBe(".");
+  });
 });

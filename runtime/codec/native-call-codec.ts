@@ -1,4 +1,4 @@
-import { NATIVE_SYSTEM_PROMPT } from "../../prompts/model-text.js";
+import { NATIVE_CALL_ONLY_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "../../prompts/model-text.js";
 import { composeGbnf } from "../../schemas/gbnf-compiler.js";
 import { gbnfLiteral } from "../../schemas/gbnf-literal.js";
 import { repeat, sequence, textCharClass } from "../../schemas/gbnf-rules.js";
@@ -88,7 +88,7 @@ export function nativeCallCodec(frame: CallFrame): StepCodec {
     name: "native",
     syntax: JSON.stringify(frame.keepsThought ? `${frame.beforeThought}THOUGHT${frame.afterThought}NAME${frame.beforeArgs}{ARGS}${frame.after}` : `${frame.withoutThought}NAME${frame.beforeArgs}{ARGS}${frame.after}`),
     verbatim: true,
-    defaultSystem: NATIVE_SYSTEM_PROMPT,
+    defaultSystem: frame.keepsThought ? NATIVE_SYSTEM_PROMPT : NATIVE_CALL_ONLY_SYSTEM_PROMPT,
     prelude: (system, tools) => ({ system, functions: chatModelFunctions(tools, { answerRequired: true }) }),
     grammar: (_schema, parts) =>
       composeGbnf({ layout: frame.layout }, ({ rules, compile }) => {

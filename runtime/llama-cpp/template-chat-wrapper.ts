@@ -1,8 +1,9 @@
 import type { ChatHistoryItem, ChatModelFunctions, ChatWrapper, ChatWrapperGenerateContextStateOptions, ChatWrapperGeneratedContextState, ChatWrapperSettings, LlamaModel, LlamaText } from "node-llama-cpp";
 import { ChatTemplateError } from "../template/chat-template-error.js";
 import { compileChatTemplate } from "../template/python-jinja.js";
-import { templateConversation, type MessageStyle } from "../template/template-messages.js";
-import { readCallSyntax, readMessageStyle, renderWith } from "../template/template-style.js";
+import type { MessageStyle } from "../template/template-messages.js";
+import type { RenderPart } from "../template/template-texts.js";
+import { readCallSyntax, readMessageStyle, renderPartsWith, renderWith } from "../template/template-style.js";
 
 /** The node-llama-cpp classes a template wrapper is built of (its module in Node, its bundled copy in the page). */
 export type TemplateClasses = Pick<typeof import("node-llama-cpp"), "ChatWrapper" | "JinjaTemplateChatWrapper" | "LlamaText" | "SpecialToken" | "SpecialTokensText">;
@@ -15,23 +16,12 @@ export interface TemplateTokens {
   readonly addBos: boolean;
 }
 
-/**
- * The rendered text as a prompt: the conversation's own texts (contents,
- * arguments, results, found in order) as plain text, so a user's "<|im_end|>"
- * stays characters; everything the template wrote as special-token text.
- */
-function toLlamaText(nlc: NodeLlamaCpp, rendered: string, texts: readonly string[], tokens: TemplateTokens): LlamaText {
+/** A rendering's parts as a prompt: the template's as special-token text, the conversation's texts plain; BOS first where the model starts with it and the template does not write it. */
+function toLlamaText(nlc: NodeLlamaCpp, parts: readonly RenderPart[], tokens: TemplateTokens): LlamaText {
+  const rendered = parts.map((part) => part.text).join("");
   const values: Array<string | InstanceType<NodeLlamaCpp["SpecialTokensText"]> | InstanceType<NodeLlamaCpp["SpecialToken"]>> = [];
   if (tokens.addBos && (tokens.bos === "" || !rendered.startsWith(tokens.bos))) values.push(new nlc.SpecialToken("BOS"));
-  let cursor = 0;
-  for (const text of texts) {
-    const at = rendered.indexOf(text, cursor);
-    if (at < 0) continue;
-    if (at > cursor) values.push(new nlc.SpecialTokensText(rendered.slice(cursor, at)));
-    values.push(text);
-    cursor = at + text.length;
-  }
-  if (cursor < rendered.length) values.push(new nlc.SpecialTokensText(rendered.slice(cursor)));
+  for (const part of parts) values.push(part.special ? new nlc.SpecialTokensText(part.text) : part.text);
   return nlc.LlamaText(values);
 }
 
@@ -42,7 +32,9 @@ function toLlamaText(nlc: NodeLlamaCpp, rendered: string, texts: readonly string
  * cannot be compiled is a ChatTemplateError.
  */
 export function templateChatWrapper(nlc: NodeLlamaCpp, source: string, tokens: TemplateTokens): ChatWrapper {
-  const render = renderWith(compileChatTemplate(source), tokens);
+  const template = compileChatTemplate(source);
+  const render = renderWith(template, tokens);
+  const renderParts = renderPartsWith(template, tokens);
   const style: MessageStyle = readMessageStyle(render);
   const syntax = readCallSyntax(render, style);
   const base = nlc.ChatWrapper.defaultSettings;
@@ -55,10 +47,8 @@ export function templateChatWrapper(nlc: NodeLlamaCpp, source: string, tokens: T
     readonly wrapperName = "Template";
     override readonly settings = settings;
     override generateContextState({ chatHistory, availableFunctions }: ChatWrapperGenerateContextStateOptions): ChatWrapperGeneratedContextState {
-      const conversation = templateConversation(chatHistory, availableFunctions, style);
-      const rendered = render(chatHistory, availableFunctions, style);
       return {
-        contextText: toLlamaText(nlc, rendered, conversation.texts, tokens),
+        contextText: toLlamaText(nlc, renderParts(chatHistory, availableFunctions, style), tokens),
         stopGenerationTriggers: [nlc.LlamaText(new nlc.SpecialToken("EOS")), nlc.LlamaText(new nlc.SpecialToken("EOT")), ...(tokens.eos ? [nlc.LlamaText(tokens.eos)] : [])],
       };
     }

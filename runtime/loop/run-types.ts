@@ -31,7 +31,7 @@ export type RunEndReason = "final-answer" | "max-turns" | "stalled" | "context-o
  * reached or answered wrongly (killed, timed out, garbage), or the generation
  * failed in the backend (a message says how).
  */
-export const MODEL_FAILURE_CODES = ["context-overflow", "script-exhausted", "grammar-rejected", "model-disposed", "server-failed", "generation-failed"] as const;
+export const MODEL_FAILURE_CODES = ["context-overflow", "script-exhausted", "grammar-rejected", "model-disposed", "server-failed", "chat-template", "generation-failed"] as const;
 export type ModelFailureCode = (typeof MODEL_FAILURE_CODES)[number];
 
 export interface ToolCallRecord {

@@ -29,15 +29,22 @@ export interface ChatTemplate {
 
 /**
  * @huggingface/jinja's interpreter with Python Jinja's semantics where chat
- * templates rely on them (see docs/chat-templates.md for the list).
+ * templates rely on them (python-semantics.ts lists them; docs/formats.md says why).
  */
 class PythonInterpreter extends BaseInterpreter {
+  private evaluations = 0;
+
   override evaluate(statement: Statement, environment: Scope): RuntimeValue {
+    if (++this.evaluations > EVALUATION_LIMIT) throw new ChatTemplateError("render", `the template takes more than ${EVALUATION_LIMIT} steps to render`);
     const node = statement as unknown as Node | undefined;
     switch (node?.type) {
       case MARK.iterable: {
         const value = this.evaluate(node.inner as Statement, environment);
         if (value.type === "UndefinedValue") return this.literal([], environment);
+        // Each pass of a loop costs a step, an empty one too.
+        const size = value.value instanceof Map ? value.value.size : Array.isArray(value.value) ? value.value.length : 0;
+        this.evaluations += size;
+        if (this.evaluations > EVALUATION_LIMIT) throw new ChatTemplateError("render", `the template takes more than ${EVALUATION_LIMIT} steps to render`);
         // Pairs from `|items` are tuples, which the library's loop cannot unpack (`for key, value in …`): as lists they unpack.
         const items = value.type === "ArrayValue" ? (value.value as RuntimeValue[]) : [];
         if (!items.some((item) => item.type === "TupleValue")) return value;
@@ -100,8 +107,14 @@ function plain(value: RuntimeValue): unknown {
 /** The first line of an error thrown inside the renderer, without its stack. */
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 
-/** The most items `range` makes: a template is input from a model file, and a huge range would hang the run. */
+/**
+ * What one render may cost. A template is input from a model file: loops
+ * nested over huge ranges would hang the run, a huge output exhaust memory.
+ * The corpus's templates take a few thousand steps and a few KB per render.
+ */
 const RANGE_LIMIT = 100_000;
+const EVALUATION_LIMIT = 500_000;
+const OUTPUT_LIMIT = 16 * 1024 * 1024;
 
 function pythonRange(start: number, stop?: number, step = 1): number[] {
   const [from, to] = stop === undefined ? [0, start] : [start, stop];
@@ -120,10 +133,11 @@ export function compileChatTemplate(source: string, options: { now?: () => Date 
   let program: unknown;
   try {
     program = (new Template(source) as unknown as { parsed: unknown }).parsed;
+    markPythonSemantics(program);
   } catch (error) {
+    // A template nested past the stack (a RangeError) is refused like one that does not parse.
     throw new ChatTemplateError("syntax", firstLine(error), { cause: error });
   }
-  markPythonSemantics(program);
   const now = options.now ?? (() => new Date());
   return {
     render(variables) {
@@ -136,8 +150,9 @@ export function compileChatTemplate(source: string, options: { now?: () => Date 
       environment.set("strftime_now", (format: unknown) => strftime(String(format), now()));
       for (const [name, value] of Object.entries(variables)) environment.set(name, value);
       try {
-        const result = new PythonInterpreter(environment).run(program);
-        return String(result.value);
+        const result = String(new PythonInterpreter(environment).run(program).value);
+        if (result.length > OUTPUT_LIMIT) throw new ChatTemplateError("render", `the template renders ${result.length} characters (at most ${OUTPUT_LIMIT})`);
+        return result;
       } catch (error) {
         if (error instanceof ChatTemplateError) throw error;
         throw new ChatTemplateError("render", firstLine(error), { cause: error });

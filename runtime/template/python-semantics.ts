@@ -53,7 +53,11 @@ export function markPythonSemantics(node: unknown): void {
     return;
   }
   if (!isNode(node)) return;
-  for (const child of Object.values(node)) markPythonSemantics(child);
+  for (const child of Object.values(node)) {
+    // A dict literal holds its keys and values in a Map.
+    if (child instanceof Map) for (const [key, value] of child) markPythonSemantics([key, value]);
+    else markPythonSemantics(child);
+  }
   if (STATEMENTS.has(node.type)) {
     for (const block of BLOCKS) {
       const statements = node[block];
@@ -90,7 +94,7 @@ export function pythonRepr(value: unknown): string {
     const escaped = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
     return quote + (quote === "'" ? escaped.replace(/'/g, "\\'") : escaped) + quote;
   }
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : String(value);
+  if (typeof value === "number") return String(value);
   if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
   if (value instanceof Map) return `{${[...value].map(([key, item]) => `${pythonRepr(key)}: ${pythonRepr(item)}`).join(", ")}}`;
   if (typeof value === "object") return `{${Object.entries(value).map(([key, item]) => `${pythonRepr(key)}: ${pythonRepr(item)}`).join(", ")}}`;

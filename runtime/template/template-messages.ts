@@ -6,7 +6,7 @@ export interface MessageStyle {
   readonly stringArguments: boolean;
   /** Ids on calls and results (Mistral's nine characters); off where the template would write them into the call. */
   readonly callIds: boolean;
-  /** The system text at the head of the first user message, for a template without a system role (Gemma 2). */
+  /** System text at the head of the user message that follows it, for a template without a system role (Gemma 2). */
   readonly systemInUser: boolean;
   /** User messages in a row as one (their texts a blank line apart), for a template that wants roles to alternate (Gemma 2, Mistral). */
   readonly mergeUsers: boolean;
@@ -38,6 +38,21 @@ export function templateConversation(history: readonly ChatHistoryItem[], functi
   let calls = 0;
   let trailingText = "";
   let pendingSystem: string | undefined;
+  const pushUser = (content: string) => {
+    const last = messages.at(-1);
+    if (style.mergeUsers && last?.role === "user") {
+      last.content = `${String(last.content)}\n\n${content}`;
+      texts[texts.length - 1] = String(last.content);
+    } else {
+      messages.push({ role: "user", content });
+      texts.push(content);
+    }
+  };
+  /** System text that no user message followed yet, as a user message of its own (a template without a system role). */
+  const flushSystem = () => {
+    if (pendingSystem !== undefined) pushUser(pendingSystem);
+    pendingSystem = undefined;
+  };
   history.forEach((item, index) => {
     if (item.type === "system") {
       const text = item.text.toString();
@@ -49,15 +64,9 @@ export function templateConversation(history: readonly ChatHistoryItem[], functi
     } else if (item.type === "user") {
       const content = pendingSystem === undefined ? item.text : `${pendingSystem}\n\n${item.text}`;
       pendingSystem = undefined;
-      const last = messages.at(-1);
-      if (style.mergeUsers && last?.role === "user") {
-        last.content = `${String(last.content)}\n\n${content}`;
-        texts[texts.length - 1] = String(last.content);
-      } else {
-        messages.push({ role: "user", content });
-        texts.push(content);
-      }
+      pushUser(content);
     } else {
+      flushSystem();
       let text = "";
       for (const part of item.response) {
         if (typeof part === "string") text += part;
@@ -80,6 +89,7 @@ export function templateConversation(history: readonly ChatHistoryItem[], functi
       }
     }
   });
+  flushSystem();
   const tools = functions && Object.keys(functions).length > 0 ? Object.entries(functions).map(([name, { description, params }]) => ({ type: "function", function: { name, description: description ?? "", parameters: params ?? { type: "object", properties: {} } } })) : undefined;
   const endsWithModel = history.at(-1)?.type === "model";
   const endsWithResult = messages.at(-1)?.role === "tool";

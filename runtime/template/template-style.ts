@@ -1,7 +1,8 @@
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
 import { ChatTemplateError } from "./chat-template-error.js";
-import type { ChatTemplate } from "./python-jinja.js";
-import { templateConversation, type MessageStyle } from "./template-messages.js";
+import type { ChatTemplate, TemplateVariables } from "./python-jinja.js";
+import { markTexts, splitRendered, type RenderPart } from "./template-texts.js";
+import { templateConversation, type MessageStyle, type TemplateConversation } from "./template-messages.js";
 
 const PROBE_ARGS = { alpha: "x y" };
 /** The probe's arguments as JSON, spaced (Python's json.dumps) and compact. */
@@ -33,7 +34,8 @@ export function readCallSyntax(render: TemplateRender, style: MessageStyle): { p
   if (!found) return null;
   const afterArgs = step.slice(found.at + found.layout.length, Math.max(found.at + found.layout.length, step.indexOf("RESULT")));
   // Where the call ends: where the text a turn ends with (after "ZZZ", up to the next turn's "YYY") begins.
-  const turnEnd = plain.slice(plain.indexOf("ZZZ") + 3, plain.indexOf("YYY"));
+  if (!plain.includes("ZZZ") || !plain.includes("YYY", plain.indexOf("ZZZ"))) return null;
+  const turnEnd = plain.slice(plain.indexOf("ZZZ") + 3, plain.indexOf("YYY", plain.indexOf("ZZZ")));
   let end = afterArgs.length;
   for (let length = turnEnd.length; length > 0; length--) {
     const at = afterArgs.indexOf(turnEnd.slice(0, length));
@@ -67,18 +69,58 @@ function renders(render: TemplateRender, history: readonly ChatHistoryItem[], st
  */
 export function readMessageStyle(render: TemplateRender): MessageStyle {
   const base: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false, mergeUsers: false };
-  const systemInUser = renders(render, [...PROBE_START, { type: "model", response: [] }], base) === null;
+  // A template that refuses the system role renders once the system text moves into the user turn.
+  const startHistory: ChatHistoryItem[] = [...PROBE_START, { type: "model", response: [] }];
+  const systemInUser = renders(render, startHistory, base) === null && renders(render, startHistory, { ...base, systemInUser: true }) !== null;
   const twoUsers: ChatHistoryItem[] = [...PROBE_START, { type: "user", text: "Note." }, { type: "model", response: [] }];
-  const style = { ...base, systemInUser, mergeUsers: renders(render, twoUsers, { ...base, systemInUser }) === null };
+  const refusesTwoUsers = renders(render, twoUsers, { ...base, systemInUser }) === null && renders(render, twoUsers, { ...base, systemInUser, mergeUsers: true }) !== null;
+  const style = { ...base, systemInUser, mergeUsers: refusesTwoUsers };
   const candidates: MessageStyle[] = [style, { ...style, stringArguments: true }, { ...style, callIds: true }, { ...style, stringArguments: true, callIds: true }];
   const writesArgs = (text: string | null) => text !== null && ARGS_LAYOUTS.some((layout) => text.includes(layout));
   return candidates.find((candidate) => writesArgs(renders(render, probeCall(1), candidate))) ?? candidates.find((candidate) => renders(render, probeCall(1), candidate) !== null) ?? style;
+}
+
+/** The template's variables for a conversation. */
+function templateVariables(conversation: TemplateConversation, tokens: { bos: string; eos: string }, marked?: { messages: unknown[]; tools: unknown[] | undefined }): TemplateVariables {
+  const tools = marked ? marked.tools : conversation.tools;
+  return { messages: marked ? marked.messages : conversation.messages, ...(tools ? { tools } : {}), add_generation_prompt: conversation.addGenerationPrompt, bos_token: tokens.bos, eos_token: tokens.eos, enable_thinking: false };
 }
 
 /** The template's text for a conversation, rendered with the given template and model tokens. */
 export function renderWith(template: ChatTemplate, tokens: { bos: string; eos: string }): TemplateRender {
   return (history, functions, style) => {
     const conversation = templateConversation(history, functions, style);
-    return template.render({ messages: conversation.messages, ...(conversation.tools ? { tools: conversation.tools } : {}), add_generation_prompt: conversation.addGenerationPrompt, bos_token: tokens.bos, eos_token: tokens.eos, enable_thinking: false }) + conversation.trailingText;
+    return template.render(templateVariables(conversation, tokens)) + conversation.trailingText;
   };
+}
+
+/**
+ * The template's text for a conversation in parts: what the template wrote
+ * (special-token text) and the conversation's own texts (plain), told apart
+ * by a second rendering with the texts as markers (template-texts.ts). Where
+ * the two renderings do not line up, each text is found in order instead.
+ */
+export function renderPartsWith(template: ChatTemplate, tokens: { bos: string; eos: string }): (history: readonly ChatHistoryItem[], functions: ChatModelFunctions | undefined, style: MessageStyle) => RenderPart[] {
+  return (history, functions, style) => {
+    const conversation = templateConversation(history, functions, style);
+    const real = template.render(templateVariables(conversation, tokens));
+    const marked = markTexts({ messages: conversation.messages, ...(conversation.tools ? { tools: conversation.tools } : {}) });
+    const parts = (marked && splitRendered(real, template.render(templateVariables(conversation, tokens, marked)), marked.originals)) ?? findTexts(real, conversation.texts);
+    return conversation.trailingText ? [...parts, { text: conversation.trailingText, special: false }] : parts;
+  };
+}
+
+/** The texts found in order in the rendering (the first occurrence from where the last one ended), the rest the template's. */
+function findTexts(rendered: string, texts: readonly string[]): RenderPart[] {
+  const parts: RenderPart[] = [];
+  let cursor = 0;
+  for (const text of texts) {
+    const at = rendered.indexOf(text, cursor);
+    if (at < 0) continue;
+    if (at > cursor) parts.push({ text: rendered.slice(cursor, at), special: true });
+    parts.push({ text, special: false });
+    cursor = at + text.length;
+  }
+  if (cursor < rendered.length) parts.push({ text: rendered.slice(cursor), special: true });
+  return parts;
 }

@@ -9,6 +9,7 @@ import * as TEXT from "../../prompts/model-text.js";
 const SAMPLES: Record<string, string> = {
   "system prompt": TEXT.DEFAULT_SYSTEM_PROMPT,
   "system prompt, native codec": TEXT.NATIVE_SYSTEM_PROMPT,
+  "system prompt, native codec, call only": TEXT.NATIVE_CALL_ONLY_SYSTEM_PROMPT,
   "json codec: tool section": [
     TEXT.JSON_STEP_TOOLS.heading,
     TEXT.JSON_STEP_TOOLS.tool("CityWeather", "Current weather for a city.", '{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}'),
@@ -72,6 +73,6 @@ describe("every sentence the model can read", () => {
 
   it("covers every export of the module", () => {
     const exported = Object.keys(TEXT).sort();
-    expect(exported).toEqual(["ARCHITECTURE_A", "DEFAULT_SYSTEM_PROMPT", "FINAL_ANSWER_DESCRIPTION", "FORCED_FINAL", "FRESHNESS_PROMPT", "INVALID_STEP", "JSON_STEP_TOOLS", "NATIVE_SYSTEM_PROMPT", "OBSERVATION", "REFUSED", "SENT_BACK", "TOOL_FAILED", "TRUNCATION_MARKER", "VERDICT_PROMPT", "WITHHELD", "verdictQuestion"]);
+    expect(exported).toEqual(["ARCHITECTURE_A", "DEFAULT_SYSTEM_PROMPT", "FINAL_ANSWER_DESCRIPTION", "FORCED_FINAL", "FRESHNESS_PROMPT", "INVALID_STEP", "JSON_STEP_TOOLS", "NATIVE_CALL_ONLY_SYSTEM_PROMPT", "NATIVE_SYSTEM_PROMPT", "OBSERVATION", "REFUSED", "SENT_BACK", "TOOL_FAILED", "TRUNCATION_MARKER", "VERDICT_PROMPT", "WITHHELD", "verdictQuestion"]);
   });
 });
