@@ -1,6 +1,6 @@
 import { ChatWrapper, GeneralChatWrapper, JinjaTemplateChatWrapper, LlamaText, resolveChatWrapper, SpecialToken, SpecialTokensText } from "node-llama-cpp";
 import type { GgufVocabulary } from "../runtime/gguf/vocab/gguf-vocabulary.js";
-import { chooseChatWrapper } from "../runtime/llama-cpp/template-chat-wrapper.js";
+import { chooseChatWrapper, resolveQuietly } from "../runtime/llama-cpp/template-chat-wrapper.js";
 
 /**
  * The chat wrapper node-llama-cpp resolves for a GGUF, resolved the same way
@@ -13,13 +13,14 @@ import { chooseChatWrapper } from "../runtime/llama-cpp/template-chat-wrapper.js
 export function resolvePageChatWrapper(vocabulary: GgufVocabulary, file: string): ChatWrapper {
   const metadata = vocabulary.fileInfo.metadata;
   const resolved =
-    resolveChatWrapper({
+    resolveQuietly((quiet) => resolveChatWrapper({
+      ...quiet,
       bosString: vocabulary.tokens.bosString,
       architecture: metadata.general?.architecture,
       filename: file,
       fileInfo: vocabulary.fileInfo as never,
       tokenizer: vocabulary.tokenizer,
-    }) ?? new GeneralChatWrapper();
+    })) ?? new GeneralChatWrapper();
   const eos = vocabulary.data.eos === null ? null : (vocabulary.data.texts[vocabulary.data.eos] ?? null);
   return chooseChatWrapper({ ChatWrapper, JinjaTemplateChatWrapper, LlamaText, SpecialToken, SpecialTokensText }, resolved, { metadata, bos: vocabulary.tokens.bosString, eos });
 }

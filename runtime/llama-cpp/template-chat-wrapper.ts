@@ -120,7 +120,24 @@ export interface ModelChatFacts {
   readonly eos: string | null;
 }
 
+type QuietOptions = { warningLogs: false; fallbackToOtherWrappersOnJinjaError?: false; noJinja?: true };
+
+/**
+ * node-llama-cpp's resolution without its console output: where its Jinja
+ * wrapper fails its sanity test, it prints the error with a stack (whatever
+ * `warningLogs` says) before falling back by name; here the Jinja failure is
+ * caught and the resolution run again without Jinja, which is the same
+ * fallback, silently (chooseChatWrapper then decides).
+ */
+export function resolveQuietly<Wrapper>(resolve: (options: QuietOptions) => Wrapper): Wrapper {
+  try {
+    return resolve({ warningLogs: false, fallbackToOtherWrappersOnJinjaError: false });
+  } catch {
+    return resolve({ warningLogs: false, noJinja: true });
+  }
+}
+
 /** chooseChatWrapper for a model node-llama-cpp opened. */
 export function resolveModelChatWrapper(nlc: typeof import("node-llama-cpp"), model: LlamaModel): ChatWrapper {
-  return chooseChatWrapper(nlc, nlc.resolveChatWrapper(model), { metadata: model.fileInfo.metadata as Record<string, any> | undefined, bos: model.tokens.bosString, eos: model.tokens.eosString });
+  return chooseChatWrapper(nlc, resolveQuietly((options) => nlc.resolveChatWrapper(model, options)), { metadata: model.fileInfo.metadata as Record<string, any> | undefined, bos: model.tokens.bosString, eos: model.tokens.eosString });
 }
