@@ -12,8 +12,6 @@ export interface MessageStyle {
   readonly mergeUsers: boolean;
 }
 
-export const DEFAULT_STYLE: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false, mergeUsers: false };
-
 export interface TemplateConversation {
   readonly messages: Record<string, unknown>[];
   readonly tools: Record<string, unknown>[] | undefined;

@@ -77,7 +77,8 @@ export function readMessageStyle(render: TemplateRender): MessageStyle {
   const style = { ...base, systemInUser, mergeUsers: refusesTwoUsers };
   const candidates: MessageStyle[] = [style, { ...style, stringArguments: true }, { ...style, callIds: true }, { ...style, stringArguments: true, callIds: true }];
   const writesArgs = (text: string | null) => text !== null && ARGS_LAYOUTS.some((layout) => text.includes(layout));
-  return candidates.find((candidate) => writesArgs(renders(render, probeCall(1), candidate))) ?? candidates.find((candidate) => renders(render, probeCall(1), candidate) !== null) ?? style;
+  const rendered = candidates.map((candidate) => ({ candidate, text: renders(render, probeCall(1), candidate) }));
+  return (rendered.find(({ text }) => writesArgs(text)) ?? rendered.find(({ text }) => text !== null))?.candidate ?? style;
 }
 
 /** The template's variables for a conversation. */

@@ -5,13 +5,12 @@ import { CITIES, weatherTools } from "../../../demos/weather-tools.js";
 import { tokenizerFiles } from "../../../bench/forge/real-tokenizers.js";
 import { chooseCodec } from "../../../runtime/codec/choose-codec.js";
 import type { LogicalStep, StepCodec } from "../../../runtime/codec/step-codec.js";
-import { appendItems, initialHistory } from "../../../runtime/history/history-items.js";
-import { renderContext } from "../../../runtime/history/render-history.js";
 import { StepEndTracker } from "../../../runtime/engine/decode/step-end.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { buildStepSchema, stepParts, type StepSchemaOptions, type ToolSchemaSpec } from "../../../schemas/step-schema.js";
 import { validateAgainst } from "../../../schemas/validator-cache.js";
 import { grammarAccepts } from "../../helpers/grammar-acceptance.js";
+import { renderedAroundSteps } from "../../helpers/history-steps.js";
 
 const WRAPPERS: Array<[string, () => ChatWrapper]> = [
   ["Qwen3's template", () => new JinjaTemplateChatWrapper({ template: String(tokenizerFiles("qwen3").config.chat_template) })],
@@ -55,14 +54,7 @@ describe.each(WRAPPERS)("the native codec on %s", (_name, wrapper) => {
     const callStep = step.filter((logical) => logical.call.tool !== "FinalAnswer");
     fc.assert(
       fc.property(fc.array(callStep, { minLength: 1, maxLength: 3 }), (logicals) => {
-        const history = initialHistory("System.", "Task.");
-        for (const logical of logicals) {
-          const text = codec.encode(logical);
-          const before = renderContext(model.chatWrapper, history, undefined, { continueAfterCall: true }).toString();
-          appendItems(history, codec.callItems(text, logical, { name: logical.call.tool, args: logical.call.args, result: { ok: true } }), { joinModelTurns: true });
-          const after = renderContext(model.chatWrapper, history, undefined, { continueAfterCall: true }).toString();
-          expect(after.startsWith(before + text)).toBe(true);
-        }
+        for (const { text, before, after } of renderedAroundSteps(model, codec, logicals)) expect(after.startsWith(before + text)).toBe(true);
       }),
       { numRuns: 40 },
     );

@@ -5,8 +5,6 @@ import { CITIES, weatherTools } from "../../../demos/weather-tools.js";
 import { probeCallFrame } from "../../../runtime/codec/call-frame.js";
 import { chooseCodec } from "../../../runtime/codec/choose-codec.js";
 import type { LogicalStep } from "../../../runtime/codec/step-codec.js";
-import { appendItems, initialHistory } from "../../../runtime/history/history-items.js";
-import { renderContext } from "../../../runtime/history/render-history.js";
 import { StepEndTracker } from "../../../runtime/engine/decode/step-end.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { templateChatWrapper } from "../../../runtime/llama-cpp/template-chat-wrapper.js";
@@ -14,6 +12,7 @@ import { buildStepSchema, stepParts, type StepSchemaOptions, type ToolSchemaSpec
 import { validateAgainst } from "../../../schemas/validator-cache.js";
 import { corpusTemplates } from "../../chat-templates/corpus.js";
 import { grammarAccepts } from "../../helpers/grammar-acceptance.js";
+import { renderedAroundSteps } from "../../helpers/history-steps.js";
 
 const OPTIONS: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = { tools: weatherTools, final: true, thought: true, thoughtMaxLength: 60, answerMaxLength: 60 };
 const thought = fc.stringMatching(/^[A-Za-z0-9.,'"!?()°é東-][A-Za-z0-9.,'"!?()°é東 -]{0,58}[A-Za-z0-9.,'"!?()°é東-]$/);
@@ -67,14 +66,7 @@ describe.each(TEMPLATES)("the native codec read off the %s template", (name, kee
   it("is what the next prompt shows right after the generation prompt it was written from, call after call", () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 3 }), (logicals) => {
-        const history = initialHistory("System.", "Task.");
-        for (const logical of logicals) {
-          const text = codec.encode(logical);
-          const before = renderContext(model.chatWrapper, history, undefined, { continueAfterCall: true }).toString();
-          appendItems(history, codec.callItems(text, logical, { name: logical.call.tool, args: logical.call.args, result: { ok: true } }), { joinModelTurns: true });
-          const after = renderContext(model.chatWrapper, history, undefined, { continueAfterCall: true }).toString();
-          expect(after).toContain(before.slice(-12) + text);
-        }
+        for (const { text, before, after } of renderedAroundSteps(model, codec, logicals)) expect(after).toContain(before.slice(-12) + text);
       }),
       { numRuns: 20 },
     );
