@@ -3,7 +3,7 @@ import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import { JSON_LAYOUTS, writeJson, type JsonLayoutName } from "../../schemas/json-layout.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { callItem, initialHistory } from "../history/history-items.js";
-import { plainLlamaText, sliceLlamaText } from "../history/llama-text-slice.js";
+import { plainLlamaText, plainTextLike, sliceLlamaText } from "../history/llama-text-slice.js";
 import { renderContext } from "../history/render-history.js";
 import type { ModelPort } from "../engine/model-port.js";
 
@@ -30,9 +30,16 @@ export interface CallFrame {
   readonly withoutThought: string;
   /** Between the name and the arguments. */
   readonly beforeArgs: string;
-  /** After the arguments, up to the first token only a special token can write (the model's end of turn). */
+  /** After the arguments, up to the first token that ends generation (the model's end of turn) or that no generation can write. */
   readonly after: string;
   readonly layout: JsonLayoutName;
+  /**
+   * The control tokens the frame holds, by their texts (Phi-4's
+   * `<|tool_call|>`, Mistral's `[TOOL_CALLS]`): the template writes them as
+   * single tokens, so a step writes them as tokens too (see FrameTokens).
+   * Empty where the frame is plain text.
+   */
+  readonly controlTokens: readonly string[];
 }
 
 export type FrameProbe = { ok: true; frame: CallFrame } | { ok: false; reason: string };
@@ -45,23 +52,49 @@ const PROBE = {
   tools: [{ name: "ProbeTool", description: "A probe.", params: { type: "object", properties: { alpha: { type: "string" }, beta: { type: "array", items: { type: "number" } } } } }],
 } as const;
 
-type Renderer = Pick<ModelPort, "chatWrapper" | "tokenize" | "detokenizeForSpy">;
+type Renderer = Pick<ModelPort, "chatWrapper" | "tokenize" | "detokenizeForSpy" | "writesControlToken">;
 
 const sameTokens = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((token, index) => token === b[index]);
 
-/** Whether the sampler can write this text: it tokenizes the same with special tokens recognised as without. */
-function writable(renderer: Renderer, text: LlamaText): boolean {
+/**
+ * The control tokens (by text) a generation writes this text with, as the
+ * template's rendering tokenizes it: none for text that tokenizes the same
+ * with special tokens recognised as without; those the model port writes
+ * (ModelPort.writesControlToken) where the text between them tokenizes as
+ * plain text; null where it holds a token no generation writes (one that
+ * ends generation, a built-in one, or any where the port writes none).
+ */
+function writtenWith(renderer: Renderer, text: LlamaText): string[] | null {
   const plain = plainLlamaText(text);
-  return plain !== null && sameTokens(renderer.tokenize(text), renderer.tokenize(plain));
+  if (plain === null) return null;
+  const tokens = renderer.tokenize(text);
+  if (sameTokens(tokens, renderer.tokenize(plain))) return [];
+  if (!renderer.writesControlToken) return null;
+  const string = text.toString();
+  const plainTokens = (part: string) => (part === "" ? [] : renderer.tokenize(plainTextLike(text, part)));
+  const expected: number[] = [];
+  const controls: string[] = [];
+  let from = 0;
+  for (const token of tokens) {
+    if (!renderer.writesControlToken(token)) continue;
+    const piece = renderer.detokenizeForSpy([token]);
+    const at = string.indexOf(piece, from);
+    if (piece === "" || at < 0) return null;
+    expected.push(...plainTokens(string.slice(from, at)), token);
+    controls.push(piece);
+    from = at + piece.length;
+  }
+  expected.push(...plainTokens(string.slice(from)));
+  return sameTokens(tokens, expected) ? controls : null;
 }
 
-/** How much of `text` comes before its first token that only a special token writes (an end-of-turn token, say). */
+/** How much of `text` comes before its first token no generation writes (an end-of-turn token, say). */
 function writablePrefixLength(renderer: Renderer, text: LlamaText): number {
-  if (writable(renderer, text)) return text.toString().length;
+  if (writtenWith(renderer, text)) return text.toString().length;
   let length = 0;
   for (const token of renderer.tokenize(text)) {
     const piece = renderer.detokenizeForSpy([token]);
-    if (!writable(renderer, sliceLlamaText(text, length, length + piece.length))) break;
+    if (!writtenWith(renderer, sliceLlamaText(text, length, length + piece.length))) break;
     length += piece.length;
   }
   return text.toString().startsWith(renderer.detokenizeForSpy(renderer.tokenize(sliceLlamaText(text, 0, length)))) ? length : 0;
@@ -123,11 +156,18 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
   const parts = keepsThought
     ? ([["the text before the thought", 0, thoughtAt], ["the call's opening", thoughtEnd, nameAt], ["the text between name and arguments", nameEnd, found.at]] as const)
     : ([["the text between name and arguments", nameEnd, found.at]] as const);
+  const controlTokens = new Set<string>();
+  const write = (text: LlamaText) => {
+    const controls = writtenWith(renderer, text);
+    controls?.forEach((control) => controlTokens.add(control));
+    return controls !== null;
+  };
   for (const [what, from, to] of parts) {
-    if (!writable(renderer, part(from, to))) return { ok: false, reason: `${what} holds a special token the sampler cannot write` };
+    if (!write(part(from, to))) return { ok: false, reason: `${what} holds a special token the sampler cannot write` };
   }
-  if (!writable(renderer, sliceLlamaText(without.context, without.start, without.start + withoutNameAt))) return { ok: false, reason: "the call's opening holds a special token the sampler cannot write" };
+  if (!write(sliceLlamaText(without.context, without.start, without.start + withoutNameAt))) return { ok: false, reason: "the call's opening holds a special token the sampler cannot write" };
   const after = suffixText.slice(0, writablePrefixLength(renderer, part(argsEnd, argsEnd + suffixText.length)));
+  write(part(argsEnd, argsEnd + after.length));
   return {
     ok: true,
     frame: {
@@ -138,6 +178,7 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
       beforeArgs: step.slice(nameEnd, found.at),
       after,
       layout: found.layout,
+      controlTokens: [...controlTokens],
     },
   };
 }

@@ -88,6 +88,7 @@ export function nativeCallCodec(frame: CallFrame): StepCodec {
     name: "native",
     syntax: JSON.stringify(frame.keepsThought ? `${frame.beforeThought}THOUGHT${frame.afterThought}NAME${frame.beforeArgs}{ARGS}${frame.after}` : `${frame.withoutThought}NAME${frame.beforeArgs}{ARGS}${frame.after}`),
     verbatim: true,
+    frameTokens: frame.controlTokens,
     defaultSystem: frame.keepsThought ? NATIVE_SYSTEM_PROMPT : NATIVE_CALL_ONLY_SYSTEM_PROMPT,
     prelude: (system, tools) => ({ system, functions: chatModelFunctions(tools, { answerRequired: true }) }),
     grammar: (_schema, parts) =>

@@ -33,6 +33,8 @@ export interface StepCodec {
   readonly syntax: string;
   /** Whether the history shows a step as the very text the model wrote, so the tokens it sampled can stay in the KV cache. */
   readonly verbatim: boolean;
+  /** The control tokens a step is written with, by their texts (GenerateRequest.frameTokens); empty for plain text. */
+  readonly frameTokens: readonly string[];
   /** The system prompt when the caller gives none. */
   readonly defaultSystem: string;
   /** The conversation's system text (with the tools documented, where the codec does that itself) and the functions the chat wrapper documents, if any. */

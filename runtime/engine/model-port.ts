@@ -51,6 +51,13 @@ export interface GenerateRequest {
   onText?: (piece: string) => void;
   /** How text the grammar forces is written; default "batched". Backends that cannot choose the next tokens sample them. */
   jumpForward?: JumpForwardMode;
+  /**
+   * The control tokens the step's call frame holds, by their texts (Phi-4's
+   * `<|tool_call|>`): written as those tokens where the grammar's frame has
+   * them, banned everywhere else (see FrameTokens). Only a model whose port
+   * says it writes them (`writesControlToken`) is handed any.
+   */
+  frameTokens?: readonly string[];
 }
 
 /** A step as a codec writes it: the thought, then the call (a tool and its arguments, or FinalAnswer and its answer). */
@@ -141,6 +148,13 @@ export interface ModelPort {
   tokenize(text: LlamaText): readonly number[];
   /** The exact prompt text with special tokens visible (the prompt spy). */
   detokenizeForSpy(tokens: readonly number[]): string;
+  /**
+   * Whether a generation can write this token where a call frame holds it
+   * (GenerateRequest.frameTokens): a control token that does not end
+   * generation. Absent where the backend cannot let one through only there
+   * (a served model): a format whose frame holds one is then not native.
+   */
+  writesControlToken?(token: number): boolean;
   /**
    * A session of its own for one run. Concurrent runs each get one while
    * there are free ones and wait, in order, when there are none; the wait

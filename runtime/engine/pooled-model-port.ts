@@ -32,6 +32,8 @@ export interface PooledBackend<Item> {
   session?(lease: Lease<Item>): ModelSession;
   /** Parses a grammar with the llama.cpp the model samples under (see ModelPort.checkGrammar). */
   checkGrammar(gbnf: string): Promise<void>;
+  /** See ModelPort.writesControlToken: absent where the backend cannot write a call frame's control tokens. */
+  writesControlToken?(token: number): boolean;
 }
 
 /**
@@ -64,5 +66,6 @@ export function pooledModelPort<Item>(backend: PooledBackend<Item>): ModelPort {
     openSession: async (signal) => session(await pool.acquire(signal)),
     generate: (request) => generateInOwnSession(pool, session, request),
     checkGrammar: (gbnf) => backend.checkGrammar(gbnf),
+    ...(backend.writesControlToken ? { writesControlToken: (token: number) => backend.writesControlToken!(token) } : {}),
   };
 }

@@ -19,6 +19,12 @@ export function controlTokenIds(model: LlamaModel): readonly number[] | null {
   return idCache.get(model) ?? null;
 }
 
+/** Whether a token is a control token that does not end generation: one a call frame may hold (see FrameTokens). */
+export function frameWritable(model: LlamaModel): (id: number) => boolean {
+  const types = model.fileInfo.metadata.tokenizer?.ggml?.token_type as readonly number[] | undefined;
+  return (id) => types?.[id] === 3 && !model.isEogToken(id as never);
+}
+
 /** Whether generated text never holds a token: a control, unknown or unused one, or one that ends generation (what the vocabulary indexes leave out). */
 export function neverWritten(model: LlamaModel): (id: number) => boolean {
   const control = new Set(controlTokenIds(model) ?? []);

@@ -28,6 +28,7 @@ export function sampleStep(question: Question, input: TurnInput, turn: number): 
       signal: config.signal,
       jumpForward: config.jumpForward,
       end: config.codec.end(input.parts),
+      ...(config.codec.frameTokens.length > 0 ? { frameTokens: config.codec.frameTokens } : {}),
       purpose: { kind: "step", turn, visible: { tools: input.view.tools, final: input.view.final }, encodeStep: config.codec.encode },
       ...(stream ? { onText: (piece: string) => stream.push(piece) } : {}),
     },

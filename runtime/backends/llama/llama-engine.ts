@@ -36,7 +36,8 @@ export function grammarTaker(model: LlamaModel, state: LlamaGrammarEvaluationSta
  * (so a seeded sampler's draws follow on), each batch handed to it through
  * `next(tokens)`; llama.cpp's grammar state samples under the grammar and
  * takes jump-forward's tokens through grammarStateAccess; the token bias,
- * resolved again for every sampled token, bans control tokens and steers.
+ * resolved again for every sampled token, bans control tokens (a call
+ * frame's let through where the frame has them) and steers.
  */
 export function llamaEngine(sequence: LlamaContextSequence): DecodeEngine {
   const model = sequence.model;
@@ -53,7 +54,7 @@ export function llamaEngine(sequence: LlamaContextSequence): DecodeEngine {
   };
 }
 
-async function llamaSampler(sequence: LlamaContextSequence, { gbnf, sampling, steer }: SamplerSettings): Promise<EngineSampler> {
+async function llamaSampler(sequence: LlamaContextSequence, { gbnf, sampling, steer, frame }: SamplerSettings): Promise<EngineSampler> {
   const model = sequence.model;
   const { LlamaGrammarEvaluationState, TokenBias } = await nodeLlamaCpp();
   const state = new LlamaGrammarEvaluationState({ model, grammar: await llamaGrammar(model.llama, gbnf) });
@@ -72,7 +73,7 @@ async function llamaSampler(sequence: LlamaContextSequence, { gbnf, sampling, st
           topP: sampling.topP,
           minP: sampling.minP,
           grammarEvaluationState: state,
-          tokenBias: () => steerBias(model, TokenBias, steer?.() ?? null),
+          tokenBias: () => steerBias(model, TokenBias, steer?.() ?? null, frame?.() ?? null),
         });
         result = await iterator.next();
       }

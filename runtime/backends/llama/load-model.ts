@@ -1,5 +1,6 @@
 import type { ModelPort } from "../../engine/model-port.js";
 import { pooledModelPort } from "../../engine/pooled-model-port.js";
+import { frameWritable } from "../../llama-cpp/control-token-ban.js";
 import { typedDisposalNow } from "../../llama-cpp/disposed-error.js";
 import { llamaJob } from "./llama-job.js";
 import { llamaGrammar } from "../../llama-cpp/llama-grammar-cache.js";
@@ -35,6 +36,7 @@ export function llamaModelPort(opened: OpenedModel): LlamaModelPort {
     pool: opened.sequences,
     checkGrammar: async (gbnf) => void (await llamaGrammar(opened.llama, gbnf)),
     start: (sequence, request) => llamaJob(opened, sequence, request),
+    writesControlToken: frameWritable(opened.model),
   });
   // A model disposed under a run fails its tokenizer too: the same typed error as its generations.
   const tokenize: typeof port.tokenize = (text) => {

@@ -1,4 +1,5 @@
 import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
+import type { FrameChoice } from "../../engine/decode/frame-tokens.js";
 import { controlTokenBan, controlTokenIds } from "../../llama-cpp/control-token-ban.js";
 
 /**
@@ -16,12 +17,20 @@ import { controlTokenBan, controlTokenIds } from "../../llama-cpp/control-token-
  */
 export const STEER_LOGIT = 64;
 
-/** The token bias for one sampled token: control tokens banned, and `allowed` (when listed) steered towards. */
-export function steerBias(model: LlamaModel, Bias: typeof TokenBias, allowed: readonly number[] | null): TokenBias {
+/**
+ * The token bias for one sampled token: control tokens banned (but for the
+ * call frame's, where `frame` lets them through, and then the plain
+ * tokens that would spell them banned instead), and `allowed` (when
+ * listed) steered towards, with the frame's tokens.
+ */
+export function steerBias(model: LlamaModel, Bias: typeof TokenBias, allowed: readonly number[] | null, frame: FrameChoice | null = null): TokenBias {
   // node-llama-cpp reads the function's result as a TokenBias: an empty one where there is nothing to ban.
-  if (!allowed || allowed.length === 0) return controlTokenBan(model, Bias) ?? new Bias(model.tokenizer);
+  if ((!allowed || allowed.length === 0) && !frame) return controlTokenBan(model, Bias) ?? new Bias(model.tokenizer);
   const bias = new Bias(model.tokenizer);
-  const banned = controlTokenIds(model);
-  if (banned && banned.length > 0) bias.set(banned as Token[], "never");
-  return bias.set(allowed as Token[], { logit: STEER_LOGIT });
+  if (allowed && allowed.length > 0) bias.set([...allowed, ...(frame?.allow ?? [])] as Token[], { logit: STEER_LOGIT });
+  const open = new Set(frame?.allow ?? []);
+  const banned = (controlTokenIds(model) ?? []).filter((token) => !open.has(token));
+  if (banned.length > 0) bias.set(banned as Token[], "never");
+  if (frame && frame.ban.length > 0) bias.set(frame.ban as Token[], "never");
+  return bias;
 }

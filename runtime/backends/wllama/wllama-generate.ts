@@ -1,6 +1,7 @@
 import type { Wllama } from "@wllama/wllama/esm/wllama.js";
 import { grammarStart } from "../../../schemas/gbnf-match/gbnf-matcher.js";
 import type { DecodeEngine, EngineSampler, SamplerSettings } from "../../engine/decode/decode-engine.js";
+import type { FrameChoice } from "../../engine/decode/frame-tokens.js";
 import { decodeUnderGrammar, type DecodedGeneration } from "../../engine/decode/decode-under-grammar.js";
 import { advanceBytes, type ByteState } from "../../engine/decode/grammar-bytes.js";
 import type { GenerateRequest } from "../../engine/model-port.js";
@@ -38,9 +39,17 @@ function grammarBytes(vocabulary: GgufVocabulary, token: number): readonly numbe
   return (pieces[token] ??= tokenBytes(vocabulary.data, token, true));
 }
 
-/** The grammar after a token, or null when it is not allowed. */
-function afterToken(vocabulary: GgufVocabulary, state: ByteState, token: number): ByteState | null {
-  if (vocabulary.data.unwritable.has(token)) return null;
+/**
+ * The grammar after a token, or null when it is not allowed. A sampled
+ * control token only where the call frame lets it through (a spelling of
+ * it not there); a forced token is jump-forward's tokenization of the
+ * grammar's own text, its control tokens the frame's.
+ */
+function afterToken(vocabulary: GgufVocabulary, state: ByteState, token: number, frame: FrameChoice | null | "forced"): ByteState | null {
+  if (frame !== "forced") {
+    if (frame?.ban.includes(token)) return null;
+    if (vocabulary.data.unwritable.has(token) && !frame?.allow.includes(token)) return null;
+  }
   return advanceBytes(state, grammarBytes(vocabulary, token));
 }
 
@@ -72,13 +81,14 @@ export function wllamaEngine(sequence: WllamaSequence): DecodeEngine {
   };
 }
 
-function wllamaSampler(sequence: WllamaSequence, { gbnf, sampling }: SamplerSettings): EngineSampler {
+function wllamaSampler(sequence: WllamaSequence, { gbnf, sampling, frame: frameChoice }: SamplerSettings): EngineSampler {
   const { engine, vocabulary } = sequence;
   const random = new SeededRandom(sampling.seed ?? 0);
   let state: ByteState = { position: grammarStart(gbnf), partial: null };
+  let frame: FrameChoice | null = null;
   const choiceOf = (candidate: Candidate): Choice | null => {
     if (engine.isTokenEOG(candidate.token)) return state.position.complete && state.partial === null ? { ...candidate, next: null } : null;
-    const next = afterToken(vocabulary, state, candidate.token);
+    const next = afterToken(vocabulary, state, candidate.token, frame);
     return next ? { ...candidate, next } : null;
   };
   /**
@@ -107,7 +117,7 @@ function wllamaSampler(sequence: WllamaSequence, { gbnf, sampling }: SamplerSett
   return {
     grammar: {
       take: (token) => {
-        const next = afterToken(vocabulary, state, token);
+        const next = afterToken(vocabulary, state, token, "forced");
         if (next) state = next;
         return next !== null;
       },
@@ -115,6 +125,7 @@ function wllamaSampler(sequence: WllamaSequence, { gbnf, sampling }: SamplerSett
     async next(batch) {
       await engine.decode([...batch], { skipLogits: false });
       sequence.cached.push(...batch);
+      frame = frameChoice?.() ?? null;
       const choice = chooseToken(await choices((sampling.temperature ?? 0) <= 0), sampling, () => random.next());
       if (!choice?.next) return null;
       state = choice.next;

@@ -93,6 +93,8 @@ export async function loadBrowserModel(options: BrowserModelOptions): Promise<Br
     facts: { file, threads: wllama.getNumThreads(), builtIn: false, parameters: vocabulary.parameters, contextSize, sessions: 1, decoder: "narrowgauge" },
     pool: new LeasePool({ size: 1, create: () => sequence, what: "wllama sequence" }),
     start: (held, request) => abortableJob(request, generateOnWllama(held, request)),
+    // A control token that does not end generation (the vocabulary's unwritable tokens less the unknown one).
+    writesControlToken: (token) => vocabulary.data.unwritable.has(token) && token !== vocabulary.data.unk,
     checkGrammar: async (gbnf) => {
       try {
         grammarStart(gbnf);

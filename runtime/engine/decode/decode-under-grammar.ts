@@ -2,6 +2,7 @@ import { commonPrefixLength } from "../common-prefix.js";
 import type { GenerateRequest, GenerationStopReason, PortGeneration } from "../model-port.js";
 import { AllowedTokens } from "./allowed-tokens.js";
 import type { DecodeEngine, EngineSampler } from "./decode-engine.js";
+import { FrameTokens } from "./frame-tokens.js";
 import { JumpForward } from "./jump-forward.js";
 import { StepEndTracker } from "./step-end.js";
 import { TextStreamer } from "./text-streamer.js";
@@ -59,9 +60,10 @@ async function decode(engine: DecodeEngine, request: GenerateRequest, options: D
   else if (maxTokens <= 0) stopReason = "max-tokens";
   else {
     const allowed = options.steer === false || !engine.pieces ? null : AllowedTokens.create(engine.pieces, request.gbnf);
-    const sampler = await engine.sampler({ gbnf: request.gbnf, sampling: request.sampling ?? {}, steer: allowed && (() => allowed.next()) });
+    const frame = request.frameTokens?.length ? FrameTokens.create(engine.vocabulary, request.gbnf, request.frameTokens) : null;
+    const sampler = await engine.sampler({ gbnf: request.gbnf, sampling: request.sampling ?? {}, steer: allowed && (() => allowed.next()), frame: frame && (() => frame.next()) });
     try {
-      const run = new Run(engine, sampler, request, tokens, allowed, counts);
+      const run = new Run(engine, sampler, request, tokens, allowed, frame, counts);
       stopReason = await run.loop(pending, () => (firstTokenAt ??= performance.now()));
     } finally {
       await sampler.close();
@@ -69,7 +71,8 @@ async function decode(engine: DecodeEngine, request: GenerateRequest, options: D
   }
   const finished = performance.now();
   return {
-    text: engine.vocabulary.detokenize(tokens, false),
+    // Special tokens shown: the only ones a generation holds are a call frame's (every other control token is banned).
+    text: engine.vocabulary.detokenize(tokens, true),
     stopReason,
     generatedTokens: tokens.length,
     tokens,
@@ -92,15 +95,17 @@ class Run {
     private readonly request: GenerateRequest,
     private readonly tokens: number[],
     private readonly allowed: AllowedTokens | null,
+    private readonly frame: FrameTokens | null,
     private readonly counts: { forcedTokens: number; decodes: number },
   ) {
     const { vocabulary } = engine;
     this.tracker = new StepEndTracker(request.end);
     const mode = request.jumpForward ?? "batched";
-    this.jump = mode === "off" || !sampler.grammar ? null : JumpForward.create(vocabulary, request.gbnf);
-    // Whole characters of the output, in order: what the caller streams and what jump-forward's matcher follows.
-    this.streamer = new TextStreamer((pieces, before) => vocabulary.detokenize(pieces, false, before), (piece) => {
+    this.jump = mode === "off" || !sampler.grammar ? null : JumpForward.create(vocabulary, request.gbnf, frame);
+    // Whole characters of the output, in order: what the caller streams and what the matchers of jump-forward and the frame tokens follow.
+    this.streamer = new TextStreamer((pieces, before) => vocabulary.detokenize(pieces, true, before), (piece) => {
       this.jump?.advance(piece);
+      this.frame?.advance(piece);
       request.onText?.(piece);
     });
   }
@@ -146,7 +151,7 @@ class Run {
   private emit(added: readonly number[]): boolean {
     const { tokens, engine } = this;
     for (const token of added) {
-      const piece = engine.vocabulary.detokenize([token], false, tokens.slice(-8));
+      const piece = engine.vocabulary.detokenize([token], true, tokens.slice(-8));
       tokens.push(token);
       this.allowed?.take(token);
       this.streamer.push(token);

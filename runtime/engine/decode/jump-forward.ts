@@ -14,6 +14,11 @@ export interface SpanAcceptor {
   take(token: number): boolean;
 }
 
+/** How forced text holding a call frame's control tokens is tokenized: the frame's texts as their tokens, the rest by `plain` (FrameTokens). */
+export interface FrameTokenizer {
+  tokenize(text: string, plain: (part: string) => number[] | null): number[] | null;
+}
+
 /** Tokens the grammar forces next, already taken by the grammar. */
 export interface ForcedSpan {
   tokens: number[];
@@ -45,12 +50,13 @@ export class JumpForward {
   private constructor(
     private readonly vocabulary: SpanVocabulary,
     private position: GrammarPosition | null,
+    private readonly frame: FrameTokenizer | null,
   ) {}
 
-  /** Null when the matcher cannot read the grammar. */
-  static create(vocabulary: SpanVocabulary, gbnf: string): JumpForward | null {
+  /** Null when the matcher cannot read the grammar. Forced text holding a call frame's control tokens (`frame`) is written with them as tokens. */
+  static create(vocabulary: SpanVocabulary, gbnf: string, frame: FrameTokenizer | null = null): JumpForward | null {
     const position = readableGrammarStart(gbnf);
-    return position && new JumpForward(vocabulary, position);
+    return position && new JumpForward(vocabulary, position, frame);
   }
 
   /** Moves the matcher over the output's next whole characters (sampled or forced, in order). */
@@ -76,7 +82,7 @@ export class JumpForward {
     if (taken.length === 0) return null;
     const ends = toEnd && taken.length === tokens.length;
     // The matcher moves over these tokens when they are emitted (advance), like every other token.
-    return { tokens: taken, text: ends ? text : this.vocabulary.detokenize(taken, false, before.slice(-8)), ends };
+    return { tokens: taken, text: ends ? text : this.vocabulary.detokenize(taken, true, before.slice(-8)), ends };
   }
 
   /**
@@ -87,18 +93,22 @@ export class JumpForward {
    */
   private crossable(tokens: readonly number[], before: readonly number[]): boolean {
     const head = tokens.slice(0, -1);
-    const last = this.vocabulary.detokenize(tokens.slice(-1), false, [...before, ...head].slice(-8));
-    const at = this.position!.advance(head.length > 0 ? this.vocabulary.detokenize(head, false, before.slice(-8)) : "");
+    const last = this.vocabulary.detokenize(tokens.slice(-1), true, [...before, ...head].slice(-8));
+    const at = this.position!.advance(head.length > 0 ? this.vocabulary.detokenize(head, true, before.slice(-8)) : "");
     if (!at || !last) return true;
     for (const text of this.vocabulary.extending(last)) if (at.advance(text) !== null) return true;
     return false;
   }
 
-  /** The text as the tokenizer writes it, or null when no tokenization gives it back exactly. */
+  /** The text as the tokenizer writes it (a frame's control tokens as tokens), or null when no tokenization gives it back exactly. */
   private tokenize(text: string, before: readonly number[]): number[] | null {
-    for (const tokens of [this.vocabulary.tokenize(text, false, "trimLeadingSpace"), this.vocabulary.tokenize(text, false)]) {
-      if (tokens.length > 0 && this.vocabulary.detokenize(tokens, false, before.slice(-8)) === text) return [...tokens];
-    }
-    return null;
+    const plain = (part: string) => {
+      for (const tokens of [this.vocabulary.tokenize(part, false, "trimLeadingSpace"), this.vocabulary.tokenize(part, false)]) {
+        if (tokens.length > 0 && this.vocabulary.detokenize(tokens, true, before.slice(-8)) === part) return [...tokens];
+      }
+      return null;
+    };
+    const tokens = this.frame ? this.frame.tokenize(text, plain) : plain(text);
+    return tokens && tokens.length > 0 && this.vocabulary.detokenize(tokens, true, before.slice(-8)) === text ? tokens : null;
   }
 }

@@ -1,0 +1,106 @@
+import { readableGrammarStart, type GrammarPosition } from "../../../schemas/gbnf-match/gbnf-matcher.js";
+import type { FrameTokenizer, SpanVocabulary } from "./jump-forward.js";
+
+/** The frame tokens the sampler may write at one position, and the plain tokens it may not write there instead. */
+export interface FrameChoice {
+  /** Frame control tokens the grammar holds here as the start of their own text. */
+  readonly allow: readonly number[];
+  /** Plain tokens that spell the start of an allowed frame token's text: written instead, the frame would be characters. */
+  readonly ban: readonly number[];
+}
+
+interface FrameToken {
+  readonly id: number;
+  readonly text: string;
+  /** The plain tokens spelling a proper prefix of the text (`<`, `<|`, …). */
+  readonly spellings: readonly number[];
+}
+
+/**
+ * The control tokens a call frame holds (Phi-4's `<|tool_call|>`, Mistral's
+ * `[TOOL_CALLS]`): the template writes them as single tokens, so a step
+ * written as the template writes it holds them as tokens too, not as their
+ * characters. Control tokens stay banned everywhere else (inside a string,
+ * a control token's text would be read as characters and then vanish: see
+ * controlTokenBan); a frame token is let through only where the grammar,
+ * once the token's first character is written, forces the rest of its text
+ * (the frame's literal, not free text), and there the plain tokens that
+ * would spell its start are banned instead. Forced text is tokenized with
+ * the frame's texts as their tokens (see `tokenize`).
+ *
+ * It follows the generation's whole characters like jump-forward's matcher;
+ * a grammar the matcher cannot read lets no frame token through (the step
+ * then cannot be written and ends at max-tokens: the frame is unwritable
+ * rather than miswritten).
+ */
+export class FrameTokens implements FrameTokenizer {
+  private constructor(
+    private readonly tokens: readonly FrameToken[],
+    private position: GrammarPosition | null,
+  ) {}
+
+  /** Null when no text is a single token of the vocabulary, or the grammar cannot be read. */
+  static create(vocabulary: SpanVocabulary, gbnf: string, texts: readonly string[]): FrameTokens | null {
+    const tokens: FrameToken[] = [];
+    for (const text of new Set(texts)) {
+      const ids = vocabulary.tokenize(text, true);
+      if (ids.length !== 1 || text.length < 2 || vocabulary.detokenize(ids, true) !== text) continue;
+      const spellings: number[] = [];
+      for (let end = 1; end < text.length; end++) {
+        const plain = vocabulary.tokenize(text.slice(0, end), false);
+        if (plain.length === 1 && vocabulary.detokenize(plain, true) === text.slice(0, end)) spellings.push(plain[0]!);
+      }
+      tokens.push({ id: ids[0]!, text, spellings });
+    }
+    const position = tokens.length > 0 ? readableGrammarStart(gbnf) : null;
+    // Longest first, so that tokenize takes `<|/tool_call|>` before a shorter text it holds.
+    return position && new FrameTokens(tokens.sort((a, b) => b.text.length - a.text.length), position);
+  }
+
+  /** Moves over the output's next whole characters (sampled or forced, in order). */
+  advance(text: string): void {
+    if (this.position) this.position = text.includes("\uFFFD") ? null : this.position.advance(text);
+  }
+
+  /** The frame tokens allowed next, and the spellings banned in their place; null where none is. */
+  next(): FrameChoice | null {
+    const position = this.position;
+    if (!position) return null;
+    const allow: number[] = [];
+    const ban: number[] = [];
+    for (const token of this.tokens) {
+      const after = position.advance(token.text[0]!);
+      if (!after || !after.forced(token.text.length).startsWith(token.text.slice(1))) continue;
+      allow.push(token.id);
+      ban.push(...token.spellings);
+    }
+    return allow.length > 0 ? { allow, ban } : null;
+  }
+
+  /**
+   * Forced text as tokens: each frame text as its token, the text between
+   * tokenized by `plain`; null when `plain` gives null for a part.
+   */
+  tokenize(text: string, plain: (part: string) => number[] | null): number[] | null {
+    const out: number[] = [];
+    let rest = text;
+    while (rest !== "") {
+      let at = -1;
+      let found: FrameToken | undefined;
+      for (const token of this.tokens) {
+        const index = rest.indexOf(token.text);
+        if (index >= 0 && (at < 0 || index < at)) [at, found] = [index, token];
+      }
+      const head = found ? rest.slice(0, at) : rest;
+      if (head !== "") {
+        const tokens = plain(head);
+        if (!tokens) return null;
+        out.push(...tokens);
+      }
+      if (!found) break;
+      out.push(found.id);
+      rest = rest.slice(at + found.text.length);
+    }
+    return out;
+  }
+}
