@@ -89,6 +89,7 @@ export function nativeCallCodec(frame: CallFrame): StepCodec {
     syntax: JSON.stringify(frame.keepsThought ? `${frame.beforeThought}THOUGHT${frame.afterThought}NAME${frame.beforeArgs}{ARGS}${frame.after}` : `${frame.withoutThought}NAME${frame.beforeArgs}{ARGS}${frame.after}`),
     verbatim: true,
     frameTokens: frame.controlTokens,
+    notesInResults: true,
     defaultSystem: frame.keepsThought ? NATIVE_SYSTEM_PROMPT : NATIVE_CALL_ONLY_SYSTEM_PROMPT,
     prelude: (system, tools) => ({ system, functions: chatModelFunctions(tools, { answerRequired: true }) }),
     grammar: (_schema, parts) =>

@@ -33,6 +33,13 @@ export interface StepCodec {
   readonly syntax: string;
   /** Whether the history shows a step as the very text the model wrote, so the tokens it sampled can stay in the KV cache. */
   readonly verbatim: boolean;
+  /**
+   * Whether guard notes after a call go into its result (see appendNotes):
+   * native, where a result is the template's tool message; not json (a
+   * result is a user turn already) nor json-v1 (the trained demo model
+   * learned notes as user turns).
+   */
+  readonly notesInResults: boolean;
   /** The control tokens a step is written with, by their texts (GenerateRequest.frameTokens); empty for plain text. */
   readonly frameTokens: readonly string[];
   /** The system prompt when the caller gives none. */

@@ -44,3 +44,30 @@ export function appendItems(history: ChatHistoryItem[], items: readonly ChatHist
 export function feedbackItem(text: string): ChatHistoryItem {
   return { type: "user", text };
 }
+
+/** A call's result with guard notes after it: an object's `note` field, a text's last paragraph, else `{result, note}`. */
+function notedResult(result: unknown, notes: readonly string[]): unknown {
+  const note = notes.join(" ");
+  if (typeof result === "string") return `${result}\n\n${note}`;
+  if (result !== null && typeof result === "object" && !Array.isArray(result) && !("note" in result)) return { ...result, note };
+  return { result, note };
+}
+
+/**
+ * Appends a turn's guard notes to a history. Where its last item is a call
+ * whose result no prompt has shown yet (`intoResult`: the step before was a
+ * call, shown as a native call), the notes go into that result: a tool
+ * result is where chat templates keep text without moving anything before
+ * it, while a user message after a call moves Qwen3's "last user query"
+ * (every earlier assistant turn re-renders without its think block, and the
+ * KV cache keeps nothing) and is refused by templates whose roles must
+ * alternate (Mistral's). Elsewhere each note is a user message.
+ */
+export function appendNotes(history: ChatHistoryItem[], notes: readonly string[], intoResult: boolean): void {
+  if (notes.length === 0) return;
+  const last = history.at(-1);
+  const call = last?.type === "model" ? last.response.at(-1) : undefined;
+  if (intoResult && last?.type === "model" && typeof call === "object" && call.type === "functionCall") {
+    history[history.length - 1] = { ...last, response: [...last.response.slice(0, -1), { ...call, result: notedResult(call.result, notes) }] };
+  } else history.push(...notes.map(feedbackItem));
+}

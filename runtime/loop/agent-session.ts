@@ -60,6 +60,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     } else {
       conversation.exchanges.push(conversation.history.length);
       conversation.history.push(feedbackItem(config.task));
+      conversation.resultUnshown = false;
     }
     const current = conversation;
     const recorder = new RunRecorder(config, current.registry.naming);

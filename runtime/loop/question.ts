@@ -29,6 +29,8 @@ export interface Conversation {
   dropped: number;
   /** What the model session read and wrote in the last step, as the history shows it: the next prompt starts with these tokens where its text does. */
   held: HeldText | undefined;
+  /** Whether the history's last item is a call whose result no prompt has shown yet: the next turn's guard notes go into it (see appendNotes). */
+  resultUnshown: boolean;
 }
 
 /** One question being answered: a run, or one ask of a conversation. Its facts are its recorder's records. */
@@ -45,7 +47,7 @@ export function createConversation(config: RunConfig): Conversation {
   const registry = new ToolRegistry(config.tools);
   // The model reads the names it writes (modelFacingName); the codec says who documents the tools, and how.
   const { system, functions } = config.codec.prelude(config.system, registry.tools, config.profile.thought);
-  return { registry, functions, history: initialHistory(system, config.task), earlier: [], exchanges: [1], dropped: 0, held: undefined };
+  return { registry, functions, history: initialHistory(system, config.task), earlier: [], exchanges: [1], dropped: 0, held: undefined, resultUnshown: false };
 }
 
 /** The history the prompt shows: the system message, then every exchange that has not left the prompt. */

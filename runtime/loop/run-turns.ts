@@ -1,7 +1,7 @@
 import type { SampledInput } from "../../guards/guard.js";
 import { groundedNumbers, isGrounded } from "../../guards/facts/grounded-numbers.js";
 import type { RunState } from "../../guards/run-state.js";
-import { appendItems, feedbackItem } from "../history/history-items.js";
+import { appendItems, appendNotes, feedbackItem } from "../history/history-items.js";
 import type { PortGeneration } from "../engine/model-port.js";
 import { askQuestion } from "../questions/ask-question.js";
 import { actOnCall } from "./act-on-call.js";
@@ -61,7 +61,8 @@ async function runTurn(question: Question, last: SampledInput | undefined): Prom
   if (go === "end") return void recorder.append({ kind: "stalled", guard: guard! });
   if (go === "again") ({ state, input } = fitTurn(question, index, true, input.notes));
   const started = performance.now();
-  conversation.history.push(...input.notes.map(feedbackItem));
+  appendNotes(conversation.history, input.notes, conversation.resultUnshown);
+  conversation.resultUnshown = false;
   const visible = { tools: input.view.tools, final: input.view.final, enums: input.view.enums };
   recorder.emit({ type: "turn-start", index, visible });
   const spy = config.spy ? { prompt: config.model.detokenizeForSpy(input.prompt), tokens: input.prompt.length, grammar: input.gbnf, codec: config.codec.name } : undefined;
@@ -88,6 +89,7 @@ async function runTurn(question: Question, last: SampledInput | undefined): Prom
     recorder.append({ kind: "turn", ...finishTurn(gathered(act), conversation.registry.naming), ...(act.aborted ? { aborted: true as const } : {}) });
     if (act.aborted) return input;
     appendItems(conversation.history, config.codec.callItems(generation.text, outcome.step, act.attempt!), { joinModelTurns: config.codec.verbatim });
+    conversation.resultUnshown = config.codec.notesInResults;
     if (config.codec.verbatim && generation.tokens) conversation.held = { text: input.rendered.text + generation.text, tokens: [...input.prompt, ...generation.tokens] };
   }
   return input;

@@ -4,7 +4,7 @@ import type { GuardDecision, View } from "../../guards/guard.js";
 import type { RunState } from "../../guards/run-state.js";
 import { narrowParams } from "../../schemas/narrow-params.js";
 import { buildStepSchema, stepParts, type StepParts, type StepSchema, type StepSchemaOptions, type ToolSchemaSpec } from "../../schemas/step-schema.js";
-import { feedbackItem } from "../history/history-items.js";
+import { appendNotes } from "../history/history-items.js";
 import { nextPrompt } from "../history/held-prompt.js";
 import { renderContext } from "../history/render-history.js";
 import { commonPrefixLength } from "../engine/common-prefix.js";
@@ -20,7 +20,7 @@ export interface TurnInput {
   prompt: readonly number[];
   /** The prompt's text as rendered, and how many of its tokens come after what the session held (null: an earlier part was rendered anew). */
   rendered: { text: string; appended: number | null };
-  /** Guard notes new this turn: the prompt shows them appended to the conversation (each note once per question). */
+  /** Guard notes new this turn: the prompt shows them after the conversation, in the last call's result where no prompt showed it yet (see appendNotes; each note once per question). */
   notes: string[];
   /** Tokens of the shortest complete step the grammar allows: the least the context must leave (see stepBudget). */
   shortestStep: number;
@@ -48,17 +48,24 @@ export interface TurnInput {
  * context), rendered and tokenized.
  */
 export function renderShown(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], extra: readonly ChatHistoryItem[] = []): readonly number[] {
-  return renderShownPrompt(question, appended, extra).tokens;
+  return renderShownPrompt(question, { appended, extra }).tokens;
 }
 
 /**
  * renderShown with the rendered text, and with the session's held tokens
- * kept where the text extends them and the codec shows steps verbatim;
- * `dropped` earlier exchanges left out (the conversation's own count unless given).
+ * kept where the text extends them and the codec shows steps verbatim; the
+ * turn's guard `notes` (not yet in the conversation) where appendNotes puts
+ * them; `dropped` earlier exchanges left out (the conversation's own count
+ * unless given).
  */
-function renderShownPrompt(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], extra: readonly ChatHistoryItem[] = [], dropped = question.conversation.dropped) {
+function renderShownPrompt(
+  question: Pick<Question, "config" | "conversation">,
+  { notes = [], appended = [], extra = [] }: { notes?: readonly string[]; appended?: readonly ChatHistoryItem[]; extra?: readonly ChatHistoryItem[] },
+  dropped = question.conversation.dropped,
+) {
   const { config, conversation } = question;
-  const shown = shownHistory({ ...conversation, dropped });
+  const shown = [...shownHistory({ ...conversation, dropped })];
+  appendNotes(shown, notes, conversation.resultUnshown);
   const rendered = renderContext(config.model.chatWrapper, [...config.strategy.showHistory([...shown, ...appended]), ...extra], conversation.functions, {
     continueAfterCall: config.codec.verbatim,
   });
@@ -72,13 +79,13 @@ function renderShownPrompt(question: Pick<Question, "config" | "conversation">, 
  * tool documentation or the current question. Each exchange is whole: a
  * question, its steps and its answer.
  */
-function fittedPrompt(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], first: ReturnType<typeof renderShownPrompt>, reserve: number) {
+function fittedPrompt(question: Pick<Question, "config" | "conversation">, notes: readonly string[], first: ReturnType<typeof renderShownPrompt>, reserve: number) {
   const { config, conversation } = question;
   const contextSize = config.model.description.contextSize;
   let prompt = first;
   let dropped = conversation.dropped;
   while (contextSize !== null && prompt.tokens.length + 2 * reserve > contextSize && dropped < conversation.exchanges.length - 1) {
-    prompt = renderShownPrompt(question, appended, [], ++dropped);
+    prompt = renderShownPrompt(question, { notes }, ++dropped);
   }
   const drop = dropped === conversation.dropped ? null : { dropped, tokens: first.tokens.length - prompt.tokens.length, keptTokens: commonPrefixLength(first.tokens, prompt.tokens) };
   return { prompt, drop };
@@ -131,11 +138,10 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
   };
   let step = grammarFor({ thought: config.thoughtMaxLength, answer: config.answerMaxLength });
   let grammarMs = performance.now() - started;
-  const appended = notes.map(feedbackItem);
-  const first = renderShownPrompt(question, appended);
+  const first = renderShownPrompt(question, { notes });
   const shortestStep = shortestStepTokens(config.model, first.llamaText, step.gbnf);
   const reserve = Math.max(shortestStep, Math.min(config.maxTokensPerStep, config.stepReserve));
-  const { prompt, drop } = fittedPrompt(question, appended, first, reserve);
+  const { prompt, drop } = fittedPrompt(question, notes, first, reserve);
   const contextSize = config.model.description.contextSize;
   if (state.lowOnContext && contextSize !== null) {
     const caps = capsForRoom(contextSize - prompt.tokens.length - shortestStep, config);
