@@ -2,7 +2,7 @@ import type { LlamaText } from "node-llama-cpp";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import { JSON_LAYOUTS, writeJson, type JsonLayoutName } from "../../schemas/json-layout.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
-import { callItem, initialHistory } from "../history/history-items.js";
+import { appendItems, callItem, initialHistory } from "../history/history-items.js";
 import { plainLlamaText, plainTextLike, sliceLlamaText } from "../history/llama-text-slice.js";
 import { renderContext } from "../history/render-history.js";
 import type { ModelPort } from "../engine/model-port.js";
@@ -100,15 +100,28 @@ function writablePrefixLength(renderer: Renderer, text: LlamaText): number {
   return text.toString().startsWith(renderer.detokenizeForSpy(renderer.tokenize(sliceLlamaText(text, 0, length)))) ? length : 0;
 }
 
+/** The history of the probe task with `calls` call steps in a row (joined into one response, as the native codec joins them). */
+function probeHistory(thought: string | undefined, calls: number) {
+  const items = initialHistory("System.", "Task.");
+  appendItems(items, Array.from({ length: calls }, () => callItem(thought, PROBE.name, PROBE.args, PROBE.result)), { joinModelTurns: true });
+  return items;
+}
+
 /** The text an assistant turn adds after the generation prompt when it holds one call, with the rendered context. */
 function renderedStep(renderer: Renderer, thought: string | undefined): { context: LlamaText; start: number; step: string } | string {
   const functions = chatModelFunctions(PROBE.tools as never);
-  const base = initialHistory("System.", "Task.");
-  const before = renderContext(renderer.chatWrapper, base, functions).toString();
-  const context = renderContext(renderer.chatWrapper, [...base, callItem(thought, PROBE.name, PROBE.args, PROBE.result)], functions, { continueAfterCall: true });
+  const before = renderContext(renderer.chatWrapper, probeHistory(thought, 0), functions).toString();
+  const context = renderContext(renderer.chatWrapper, probeHistory(thought, 1), functions, { continueAfterCall: true });
   const after = context.toString();
   if (!after.startsWith(before)) return "the wrapper renders the generation prompt differently once a call follows it";
   return { context, start: before.length, step: after.slice(before.length) };
+}
+
+/** Whether two calls in a row are each rendered as `written` (a template that numbers its calls, as Mistral's ids do, renders the second otherwise). */
+function rendersTwice(renderer: Renderer, thought: string | undefined, written: string, start: number): boolean {
+  const twice = renderContext(renderer.chatWrapper, probeHistory(thought, 2), chatModelFunctions(PROBE.tools as never), { continueAfterCall: true }).toString();
+  const first = twice.indexOf(written, start);
+  return first >= 0 && twice.indexOf(written, first + written.length) >= 0;
 }
 
 /**
@@ -167,6 +180,7 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
   }
   if (!write(sliceLlamaText(without.context, without.start, without.start + withoutNameAt))) return { ok: false, reason: "the call's opening holds a special token the sampler cannot write" };
   const after = suffixText.slice(0, writablePrefixLength(renderer, part(argsEnd, argsEnd + suffixText.length)));
+  if (!rendersTwice(renderer, keepsThought ? PROBE.thought : undefined, step.slice(0, argsEnd + after.length), start)) return { ok: false, reason: "a second call in a row is rendered in another frame (the template numbers its calls)" };
   write(part(argsEnd, argsEnd + after.length));
   return {
     ok: true,

@@ -72,3 +72,12 @@ describe.each(TEMPLATES)("the native codec read off the %s template", (name, kee
     );
   });
 });
+
+describe("a template that numbers its calls (Mistral Small's [CALL_ID]000000001, then 000000002)", () => {
+  it("has no native frame: a second call in a row would not be written as the template renders it", () => {
+    const chatWrapper = templateChatWrapper(nodeLlamaCpp, corpusTemplates()["Mistral-Small-3.2-24B-Instruct-2506"]!, { bos: "<s>", eos: "</s>", addBos: false });
+    const model = scriptedModel([], { chatWrapper });
+    expect(probeCallFrame(model)).toEqual({ ok: false, reason: "a second call in a row is rendered in another frame (the template numbers its calls)" });
+    expect(chooseCodec(model, undefined).name).toBe("json");
+  });
+});
