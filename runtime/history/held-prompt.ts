@@ -23,22 +23,51 @@ export interface NextPrompt {
 
 const startsWith = (tokens: readonly number[], prefix: readonly number[]) => prefix.length <= tokens.length && prefix.every((token, index) => tokens[index] === token);
 
+/** Tokens of context a read-back is checked with: what a detokenizer looks back at (a SentencePiece leading space, a partial character). */
+const SEAM = 8;
+
+type Renderer = Pick<ModelPort, "tokenize" | "detokenizeForSpy">;
+
+/** How the spy reads a rendered text: its texts as they are, each built-in token (BOS, EOS) as its token reads. */
+function readAs(renderer: Renderer, text: LlamaText): string {
+  return text.values.map((value) => (typeof value === "string" ? value : value.toJSON().type === "specialToken" ? renderer.detokenizeForSpy(renderer.tokenize(text.mapValues((other) => (other === value ? other : "")))) : value.toString())).join("");
+}
+
+/** Whether `tokens`, read after `before`, read as `text` (the seam checked, not what comes before it). */
+function readsAs(renderer: Renderer, before: readonly number[], tokens: readonly number[], text: string): boolean {
+  const context = before.slice(-SEAM);
+  return renderer.detokenizeForSpy([...context, ...tokens]) === renderer.detokenizeForSpy(context) + text;
+}
+
 /**
  * The prompt for a rendered history. Re-tokenizing text the model sampled
  * need not give back the tokens it sampled (a model may pick any split of
  * the same text), and a different split leaves the KV cache at that point.
  * So with `splice`, when the rendered text begins with the held text, the
- * prompt is the held tokens followed by the rest tokenized on its own; it is
- * used only if it reads back as exactly the text the canonical tokenization
- * reads as. Otherwise the canonical tokenization, as before.
+ * prompt is the held tokens followed by the rest tokenized on its own, used
+ * where the rest reads back as its text after the held tokens (a tokenizer
+ * that writes a leading space or a BOS of its own at the start of a text
+ * would not). Only what is new is tokenized: a turn's cost does not grow
+ * with the conversation. Otherwise the whole text is tokenized, as the
+ * first prompt is.
  */
-export function nextPrompt(renderer: Pick<ModelPort, "tokenize" | "detokenizeForSpy">, rendered: LlamaText, held: HeldText | undefined, splice: boolean): NextPrompt {
-  const canonical = renderer.tokenize(rendered);
+export function nextPrompt(renderer: Renderer, rendered: LlamaText, held: HeldText | undefined, splice: boolean): NextPrompt {
   const text = rendered.toString();
   if (splice && held && held.tokens.length > 0 && text.length > held.text.length && text.startsWith(held.text)) {
-    const rest = renderer.tokenize(sliceLlamaText(rendered, held.text.length));
-    const tokens = [...held.tokens, ...rest];
-    if (renderer.detokenizeForSpy(tokens) === renderer.detokenizeForSpy(canonical)) return { tokens, appended: rest.length, text };
+    const restText = sliceLlamaText(rendered, held.text.length);
+    const rest = renderer.tokenize(restText);
+    if (readsAs(renderer, held.tokens, rest, readAs(renderer, restText))) return { tokens: [...held.tokens, ...rest], appended: rest.length, text };
   }
+  const canonical = renderer.tokenize(rendered);
   return { tokens: canonical, appended: held && startsWith(canonical, held.tokens) ? canonical.length - held.tokens.length : null, text };
+}
+
+/**
+ * What the session holds after a step the history shows verbatim: the
+ * prompt and the step, as text and as the tokens read and sampled; the
+ * prompt alone where the sampled tokens do not read back as the step's text
+ * after it (then the next prompt is tokenized whole).
+ */
+export function heldAfterStep(renderer: Renderer, prompt: HeldText, step: { text: string; tokens: readonly number[] }): HeldText {
+  return readsAs(renderer, prompt.tokens, step.tokens, step.text) ? { text: prompt.text + step.text, tokens: [...prompt.tokens, ...step.tokens] } : prompt;
 }

@@ -1,6 +1,7 @@
 import type { SampledInput } from "../../guards/guard.js";
 import { groundedNumbers, isGrounded } from "../../guards/facts/grounded-numbers.js";
 import type { RunState } from "../../guards/run-state.js";
+import { heldAfterStep } from "../history/held-prompt.js";
 import { appendItems, appendNotes, feedbackItem } from "../history/history-items.js";
 import type { PortGeneration } from "../engine/model-port.js";
 import { askQuestion } from "../questions/ask-question.js";
@@ -90,7 +91,7 @@ async function runTurn(question: Question, last: SampledInput | undefined): Prom
     if (act.aborted) return input;
     appendItems(conversation.history, config.codec.callItems(generation.text, outcome.step, act.attempt!), { joinModelTurns: config.codec.verbatim });
     conversation.resultUnshown = config.codec.notesInResults;
-    if (config.codec.verbatim && generation.tokens) conversation.held = { text: input.rendered.text + generation.text, tokens: [...input.prompt, ...generation.tokens] };
+    if (config.codec.verbatim && generation.tokens) conversation.held = heldAfterStep(config.model, conversation.held, { text: generation.text, tokens: generation.tokens });
   }
   return input;
 }

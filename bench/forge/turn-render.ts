@@ -1,0 +1,79 @@
+/**
+ * What preparing a turn's prompt costs as the conversation grows: the same
+ * step (a call and its result) appended to a conversation of about 1k
+ * tokens and to one of about 7k, on models forged around corpus templates
+ * (their real tokenizers), timed side by side in one process, interleaved:
+ *
+ * - render: the chat wrapper's rendering of the whole history (node-llama-cpp's
+ *   Jinja wrapper, or narrowgauge's template wrapper);
+ * - tokenize whole: tokenizing the whole rendered prompt (what every turn did
+ *   before the held tokens were spliced);
+ * - next prompt: what a turn does now (nextPrompt): the held tokens, and only
+ *   the text after them tokenized.
+ *
+ * Ratios are 7k ÷ 1k of the medians.
+ *
+ *   npm run bench:turn-render [-- --templates A,B --repeats 15]
+ */
+import { parseArgs } from "node:util";
+import type { ChatHistoryItem } from "node-llama-cpp";
+import { weatherTools } from "../../demos/weather-tools.js";
+import { loadModel } from "../../runtime/backends/llama/load-model.js";
+import { chatModelFunctions } from "../../runtime/history/documented-functions.js";
+import { nextPrompt } from "../../runtime/history/held-prompt.js";
+import { appendItems, callItem, initialHistory } from "../../runtime/history/history-items.js";
+import { renderContext } from "../../runtime/history/render-history.js";
+import { forgedTemplateModel } from "./template-models.js";
+
+const { values } = parseArgs({ options: { templates: { type: "string" }, repeats: { type: "string", default: "15" } } });
+const templates = values.templates?.split(",") ?? ["Qwen-Qwen3-0.6B", "NousResearch-Hermes-3-Llama-3.1-8B-tool_use", "meta-llama-Llama-3.2-3B-Instruct", "llama-cpp-microsoft-Phi-4-mini-instruct"];
+const repeats = Number(values.repeats);
+
+const step = (index: number) => callItem(`Look up the weather once more, ${index}.`, "CityWeather", { city: "Paris" }, { city: "Paris", temperatureC: 18, conditions: "cloudy with rain later in the evening", humidity: 60 });
+function history(calls: number): ChatHistoryItem[] {
+  const items = initialHistory("You are a careful assistant that answers by calling tools.", "What is the weather in Paris, and what is it in °F?");
+  appendItems(items, Array.from({ length: calls }, (_, index) => step(index)), { joinModelTurns: true });
+  return items;
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const time = (run: () => unknown) => {
+  const started = performance.now();
+  run();
+  return performance.now() - started;
+};
+
+console.log("| template | wrapper | prompt tokens | render ms | tokenize whole ms | next prompt ms | render + next prompt, 7k ÷ 1k | render + tokenize whole, 7k ÷ 1k |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+for (const template of templates) {
+  const port = await loadModel(await forgedTemplateModel(template), { sequences: 1 });
+  try {
+    const functions = chatModelFunctions(weatherTools as never, { answerRequired: true });
+    const render = (calls: number) => renderContext(port.chatWrapper, history(calls), functions, { continueAfterCall: true });
+    /** The fewest calls whose prompt holds at least `tokens` tokens. */
+    const callsFor = (tokens: number) => {
+      let calls = 1;
+      while (port.tokenize(render(calls)).length < tokens) calls = Math.ceil(calls * 1.25);
+      return calls;
+    };
+    const sizes = [callsFor(1000), callsFor(7000)].map((calls) => {
+      const previous = render(calls);
+      return { calls, held: { text: previous.toString(), tokens: port.tokenize(previous) }, ms: { render: [] as number[], whole: [] as number[], next: [] as number[] } };
+    });
+    for (let repeat = 0; repeat < repeats; repeat++) {
+      for (const size of sizes) {
+        let rendered = render(size.calls + 1);
+        size.ms.render.push(time(() => (rendered = render(size.calls + 1))));
+        size.ms.whole.push(time(() => port.tokenize(rendered)));
+        size.ms.next.push(time(() => nextPrompt(port, rendered, size.held, true)));
+      }
+    }
+    type Row = { tokens: number; render: number; whole: number; next: number };
+    const [short, long] = sizes.map((size): Row => ({ tokens: size.held.tokens.length, render: median(size.ms.render), whole: median(size.ms.whole), next: median(size.ms.next) }));
+    const ratio = (pick: (size: Row) => number) => (pick(long!) / pick(short!)).toFixed(2);
+    console.log(
+      `| ${template} | ${port.description.wrapper} | ${short!.tokens} / ${long!.tokens} | ${short!.render.toFixed(2)} / ${long!.render.toFixed(2)} | ${short!.whole.toFixed(2)} / ${long!.whole.toFixed(2)} | ${short!.next.toFixed(2)} / ${long!.next.toFixed(2)} | ${ratio((size) => size.render + size.next)} | ${ratio((size) => size.render + size.whole)} |`,
+    );
+  } finally {
+    await port.dispose();
+  }
+}

@@ -1,0 +1,67 @@
+import { LlamaText, SpecialToken } from "node-llama-cpp";
+import { describe, expect, it } from "vitest";
+import { heldAfterStep, nextPrompt } from "../../../runtime/history/held-prompt.js";
+
+/**
+ * A stand-in tokenizer: one token per code point, BOS as token 1 (read as
+ * "<s>"), and the texts it was asked to tokenize, to see what a turn costs.
+ * With `spacePrefix`, it writes a leading space at the start of every text
+ * (as SentencePiece vocabularies do), which the read-back drops only at the
+ * start of a sequence.
+ */
+function standIn(options: { spacePrefix?: boolean } = {}) {
+  const tokenized: string[] = [];
+  const SPACE = 32;
+  return {
+    tokenized,
+    tokenize(text: LlamaText): number[] {
+      tokenized.push(text.toString());
+      const tokens = text.values.flatMap((value) => (typeof value === "string" || value.toJSON().type !== "specialToken" ? Array.from(value.toString(), (character) => character.codePointAt(0)!) : [1]));
+      return options.spacePrefix ? [SPACE, ...tokens] : tokens;
+    },
+    detokenizeForSpy(tokens: readonly number[]): string {
+      const text = tokens.map((token) => (token === 1 ? "<s>" : String.fromCodePoint(token))).join("");
+      return options.spacePrefix && text.startsWith(" ") ? text.slice(1) : text;
+    },
+  };
+}
+
+const codes = (text: string) => Array.from(text, (character) => character.codePointAt(0)!);
+
+describe("nextPrompt: the held tokens, then only what is new", () => {
+  it("keeps the tokens the model sampled and tokenizes only the text after them", () => {
+    const renderer = standIn();
+    // The model sampled "ab" as one token (900); its text reads back the same.
+    const spy = { ...renderer, detokenizeForSpy: (tokens: readonly number[]) => tokens.map((token) => (token === 900 ? "ab" : renderer.detokenizeForSpy([token]))).join("") };
+    // The held text as the rendering's text (node-llama-cpp writes a built-in BOS as "BOS" there).
+    const held = { text: "BOSQ:ab", tokens: [1, ...codes("Q:"), 900] };
+    const prompt = nextPrompt(spy, LlamaText([new SpecialToken("BOS"), "Q:ab R:"]), held, true);
+    expect(prompt).toEqual({ tokens: [...held.tokens, ...codes(" R:")], appended: 3, text: "BOSQ:ab R:" });
+    expect(renderer.tokenized).toEqual([" R:"]);
+  });
+
+  it("tokenizes the whole text where the rest would not read back as itself after the held tokens (a leading space of the tokenizer's own)", () => {
+    const renderer = standIn({ spacePrefix: true });
+    const held = { text: "Q:a", tokens: [32, ...codes("Q:a")] };
+    const prompt = nextPrompt(renderer, LlamaText("Q:a R"), held, true);
+    expect(prompt.tokens).toEqual([32, ...codes("Q:a R")]);
+    expect(prompt.appended).toBe(2);
+    expect(renderer.tokenized).toEqual([" R", "Q:a R"]);
+  });
+
+  it("tokenizes the whole text where it does not begin with the held text, or splicing is off", () => {
+    const renderer = standIn();
+    const held = { text: "Q:a", tokens: codes("Q:a") };
+    expect(nextPrompt(renderer, LlamaText("Q:b R"), held, true)).toEqual({ tokens: codes("Q:b R"), appended: null, text: "Q:b R" });
+    expect(nextPrompt(renderer, LlamaText("Q:a R"), held, false)).toEqual({ tokens: codes("Q:a R"), appended: 2, text: "Q:a R" });
+  });
+});
+
+describe("heldAfterStep", () => {
+  it("holds the prompt and the step where the sampled tokens read back as the step's text after the prompt, the prompt alone where not", () => {
+    const renderer = standIn();
+    const prompt = { text: "Q:", tokens: codes("Q:") };
+    expect(heldAfterStep(renderer, prompt, { text: "ab", tokens: codes("ab") })).toEqual({ text: "Q:ab", tokens: codes("Q:ab") });
+    expect(heldAfterStep(renderer, prompt, { text: "ab", tokens: codes("ax") })).toBe(prompt);
+  });
+});
