@@ -16,7 +16,7 @@
  *   npm run bench:turn-render [-- --templates A,B --repeats 15]
  */
 import { parseArgs } from "node:util";
-import type { ChatHistoryItem } from "node-llama-cpp";
+import type { ChatHistoryItem, LlamaText } from "node-llama-cpp";
 import { weatherTools } from "../../demos/weather-tools.js";
 import { loadModel } from "../../runtime/backends/llama/load-model.js";
 import { chatModelFunctions } from "../../runtime/history/documented-functions.js";
@@ -42,8 +42,8 @@ const time = (run: () => unknown) => {
   return performance.now() - started;
 };
 
-console.log("| template | wrapper | prompt tokens | render ms | tokenize whole ms | next prompt ms | render + next prompt, 7k ÷ 1k | render + tokenize whole, 7k ÷ 1k |");
-console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+console.log("| template | wrapper | prompt tokens | spliced | render ms | tokenize whole ms | next prompt ms | render + next prompt, 7k ÷ 1k | render + tokenize whole, 7k ÷ 1k |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const template of templates) {
   const port = await loadModel(await forgedTemplateModel(template), { sequences: 1 });
   try {
@@ -67,11 +67,21 @@ for (const template of templates) {
         size.ms.next.push(time(() => nextPrompt(port, rendered, size.held, true)));
       }
     }
+    // Whether the next prompt kept the held tokens and tokenized only the rest (else it fell back to tokenizing the whole text).
+    const spliced = sizes
+      .map((size) => {
+        const rendered = render(size.calls + 1);
+        let whole = false;
+        const watched = { tokenize: (text: LlamaText) => ((whole ||= text.toString() === rendered.toString()), port.tokenize(text)), detokenizeForSpy: (tokens: readonly number[]) => port.detokenizeForSpy(tokens), writesControlToken: port.writesControlToken?.bind(port) };
+        nextPrompt(watched, rendered, size.held, true);
+        return whole ? "no" : "yes";
+      })
+      .join(" / ");
     type Row = { tokens: number; render: number; whole: number; next: number };
     const [short, long] = sizes.map((size): Row => ({ tokens: size.held.tokens.length, render: median(size.ms.render), whole: median(size.ms.whole), next: median(size.ms.next) }));
     const ratio = (pick: (size: Row) => number) => (pick(long!) / pick(short!)).toFixed(2);
     console.log(
-      `| ${template} | ${port.description.wrapper} | ${short!.tokens} / ${long!.tokens} | ${short!.render.toFixed(2)} / ${long!.render.toFixed(2)} | ${short!.whole.toFixed(2)} / ${long!.whole.toFixed(2)} | ${short!.next.toFixed(2)} / ${long!.next.toFixed(2)} | ${ratio((size) => size.render + size.next)} | ${ratio((size) => size.render + size.whole)} |`,
+      `| ${template} | ${port.description.wrapper} | ${short!.tokens} / ${long!.tokens} | ${spliced} | ${short!.render.toFixed(2)} / ${long!.render.toFixed(2)} | ${short!.whole.toFixed(2)} / ${long!.whole.toFixed(2)} | ${short!.next.toFixed(2)} / ${long!.next.toFixed(2)} | ${ratio((size) => size.render + size.next)} | ${ratio((size) => size.render + size.whole)} |`,
     );
   } finally {
     await port.dispose();

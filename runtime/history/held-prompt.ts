@@ -11,6 +11,8 @@ import { sliceLlamaText } from "./llama-text-slice.js";
 export interface HeldText {
   readonly text: string;
   readonly tokens: readonly number[];
+  /** Where the sampled step begins (a text offset and a token offset), when the held text ends with one. */
+  readonly step?: { readonly text: number; readonly tokens: number };
 }
 
 export interface NextPrompt {
@@ -26,7 +28,7 @@ const startsWith = (tokens: readonly number[], prefix: readonly number[]) => pre
 /** Tokens of context a read-back is checked with: what a detokenizer looks back at (a SentencePiece leading space, a partial character). */
 const SEAM = 8;
 
-type Renderer = Pick<ModelPort, "tokenize" | "detokenizeForSpy">;
+type Renderer = Pick<ModelPort, "tokenize" | "detokenizeForSpy" | "writesControlToken">;
 
 /** How the spy reads a rendered text: its texts as they are, each built-in token (BOS, EOS) as its token reads. */
 function readAs(renderer: Renderer, text: LlamaText): string {
@@ -39,6 +41,37 @@ function readsAs(renderer: Renderer, before: readonly number[], tokens: readonly
   return renderer.detokenizeForSpy([...context, ...tokens]) === renderer.detokenizeForSpy(context) + text;
 }
 
+/** Tokens split at their control tokens: the control tokens in order, and the text of each run of plain tokens around them. */
+function controlSkeleton(renderer: Renderer, isControl: (token: number) => boolean, tokens: readonly number[]) {
+  const controls: number[] = [];
+  const texts: string[] = [];
+  let from = 0;
+  tokens.forEach((token, index) => {
+    if (!isControl(token)) return;
+    controls.push(token);
+    texts.push(renderer.detokenizeForSpy(tokens.slice(from, index)));
+    from = index + 1;
+  });
+  texts.push(renderer.detokenizeForSpy(tokens.slice(from)));
+  return { controls, texts };
+}
+
+/**
+ * Whether the held step's tokens hold the control tokens the rendered
+ * history holds there, in the same places. The spy reads a control token
+ * and its spelled characters alike, so the text check cannot tell a frame
+ * the model wrote as characters (or a frame token forced inside a string)
+ * from the template's; tokenizing the step's part of the rendered text can.
+ */
+function sameControlTokens(renderer: Renderer, rendered: LlamaText, held: HeldText): boolean {
+  const isControl = renderer.writesControlToken?.bind(renderer);
+  if (!isControl || !held.step) return true;
+  const sampled = controlSkeleton(renderer, isControl, held.tokens.slice(held.step.tokens));
+  const canonical = controlSkeleton(renderer, isControl, renderer.tokenize(sliceLlamaText(rendered, held.step.text, held.text.length)));
+  if (sampled.controls.length === 0 && canonical.controls.length === 0) return true;
+  return sampled.controls.join() === canonical.controls.join() && sampled.texts.join("\u0000") === canonical.texts.join("\u0000");
+}
+
 /**
  * The prompt for a rendered history. Re-tokenizing text the model sampled
  * need not give back the tokens it sampled (a model may pick any split of
@@ -47,13 +80,14 @@ function readsAs(renderer: Renderer, before: readonly number[], tokens: readonly
  * prompt is the held tokens followed by the rest tokenized on its own, used
  * where the rest reads back as its text after the held tokens (a tokenizer
  * that writes a leading space or a BOS of its own at the start of a text
- * would not). Only what is new is tokenized: a turn's cost does not grow
- * with the conversation. Otherwise the whole text is tokenized, as the
- * first prompt is.
+ * would not) and the held step holds the control tokens the rendered
+ * history holds there. Only what is new is tokenized: a turn's cost does
+ * not grow with the conversation. Otherwise the whole text is tokenized, as
+ * the first prompt is.
  */
 export function nextPrompt(renderer: Renderer, rendered: LlamaText, held: HeldText | undefined, splice: boolean): NextPrompt {
   const text = rendered.toString();
-  if (splice && held && held.tokens.length > 0 && text.length > held.text.length && text.startsWith(held.text)) {
+  if (splice && held && held.tokens.length > 0 && text.length > held.text.length && text.startsWith(held.text) && sameControlTokens(renderer, rendered, held)) {
     const restText = sliceLlamaText(rendered, held.text.length);
     const rest = renderer.tokenize(restText);
     if (readsAs(renderer, held.tokens, rest, readAs(renderer, restText))) return { tokens: [...held.tokens, ...rest], appended: rest.length, text };
@@ -69,5 +103,6 @@ export function nextPrompt(renderer: Renderer, rendered: LlamaText, held: HeldTe
  * after it (then the next prompt is tokenized whole).
  */
 export function heldAfterStep(renderer: Renderer, prompt: HeldText, step: { text: string; tokens: readonly number[] }): HeldText {
-  return readsAs(renderer, prompt.tokens, step.tokens, step.text) ? { text: prompt.text + step.text, tokens: [...prompt.tokens, ...step.tokens] } : prompt;
+  if (!readsAs(renderer, prompt.tokens, step.tokens, step.text)) return prompt;
+  return { text: prompt.text + step.text, tokens: [...prompt.tokens, ...step.tokens], step: { text: prompt.text.length, tokens: prompt.tokens.length } };
 }

@@ -10,8 +10,9 @@ const measured = new WeakMap<object, BoundedCache<string, number>>();
 /**
  * The shortest complete text a grammar allows, in the model's tokens: the
  * least a step under it can take, tokenized as plain text of the class of
- * `rendered` (a prompt the model's chat wrapper rendered; the sampler never
- * writes control tokens, so the text is plain). A grammar the matcher cannot read (token references) counts as
+ * `rendered` (a prompt the model's chat wrapper rendered; the sampler writes
+ * no control token but a call frame's, which this counts as its characters:
+ * a few tokens more than such a step takes, never fewer). A grammar the matcher cannot read (token references) counts as
  * one token: nothing is refused on a guess.
  */
 export function shortestStepTokens(model: Pick<ModelPort, "tokenize">, rendered: LlamaText, gbnf: string): number {

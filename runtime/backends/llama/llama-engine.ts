@@ -73,7 +73,7 @@ async function llamaSampler(sequence: LlamaContextSequence, { gbnf, sampling, st
           topP: sampling.topP,
           minP: sampling.minP,
           grammarEvaluationState: state,
-          tokenBias: () => steerBias(model, TokenBias, steer?.() ?? null, frame?.() ?? null),
+          tokenBias: () => steerBias(model, TokenBias, steer?.() ?? null, frame?.next() ?? null),
         });
         result = await iterator.next();
       }

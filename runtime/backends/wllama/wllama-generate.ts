@@ -42,11 +42,13 @@ function grammarBytes(vocabulary: GgufVocabulary, token: number): readonly numbe
 /**
  * The grammar after a token, or null when it is not allowed. A sampled
  * control token only where the call frame lets it through (a spelling of
- * it not there); a forced token is jump-forward's tokenization of the
- * grammar's own text, its control tokens the frame's.
+ * it not there); a forced token (jump-forward's tokenization of the
+ * grammar's own text) may be any of the frame's tokens.
  */
-function afterToken(vocabulary: GgufVocabulary, state: ByteState, token: number, frame: FrameChoice | null | "forced"): ByteState | null {
-  if (frame !== "forced") {
+function afterToken(vocabulary: GgufVocabulary, state: ByteState, token: number, frame: FrameChoice | null | { forced: ReadonlySet<number> }): ByteState | null {
+  if (frame && "forced" in frame) {
+    if (vocabulary.data.unwritable.has(token) && !frame.forced.has(token)) return null;
+  } else {
     if (frame?.ban.includes(token)) return null;
     if (vocabulary.data.unwritable.has(token) && !frame?.allow.includes(token)) return null;
   }
@@ -81,7 +83,9 @@ export function wllamaEngine(sequence: WllamaSequence): DecodeEngine {
   };
 }
 
-function wllamaSampler(sequence: WllamaSequence, { gbnf, sampling, frame: frameChoice }: SamplerSettings): EngineSampler {
+const NO_FRAME: ReadonlySet<number> = new Set();
+
+function wllamaSampler(sequence: WllamaSequence, { gbnf, sampling, frame: frameSteer }: SamplerSettings): EngineSampler {
   const { engine, vocabulary } = sequence;
   const random = new SeededRandom(sampling.seed ?? 0);
   let state: ByteState = { position: grammarStart(gbnf), partial: null };
@@ -117,7 +121,7 @@ function wllamaSampler(sequence: WllamaSequence, { gbnf, sampling, frame: frameC
   return {
     grammar: {
       take: (token) => {
-        const next = afterToken(vocabulary, state, token, "forced");
+        const next = afterToken(vocabulary, state, token, { forced: frameSteer?.ids ?? NO_FRAME });
         if (next) state = next;
         return next !== null;
       },
@@ -125,7 +129,7 @@ function wllamaSampler(sequence: WllamaSequence, { gbnf, sampling, frame: frameC
     async next(batch) {
       await engine.decode([...batch], { skipLogits: false });
       sequence.cached.push(...batch);
-      frame = frameChoice?.() ?? null;
+      frame = frameSteer?.next() ?? null;
       const choice = chooseToken(await choices((sampling.temperature ?? 0) <= 0), sampling, () => random.next());
       if (!choice?.next) return null;
       state = choice.next;

@@ -11,6 +11,7 @@ import { pooledModelPort } from "../../engine/pooled-model-port.js";
 import { GgufFormatError } from "../../gguf/gguf-format-error.js";
 import { readGgufLayout } from "../../gguf/gguf-reader.js";
 import { ggufVocabulary, type GgufVocabulary } from "../../gguf/vocab/gguf-vocabulary.js";
+import { TokenAttr } from "../../gguf/vocab/vocab-data.js";
 import { generateOnWllama, type WllamaSequence } from "./wllama-generate.js";
 
 export interface BrowserModelOptions {
@@ -93,8 +94,8 @@ export async function loadBrowserModel(options: BrowserModelOptions): Promise<Br
     facts: { file, threads: wllama.getNumThreads(), builtIn: false, parameters: vocabulary.parameters, contextSize, sessions: 1, decoder: "narrowgauge" },
     pool: new LeasePool({ size: 1, create: () => sequence, what: "wllama sequence" }),
     start: (held, request) => abortableJob(request, generateOnWllama(held, request)),
-    // A control token that does not end generation (the vocabulary's unwritable tokens less the unknown one).
-    writesControlToken: (token) => vocabulary.data.unwritable.has(token) && token !== vocabulary.data.unk,
+    // A control token that does not end generation, as llama.cpp marks control tokens.
+    writesControlToken: (token) => (vocabulary.data.attrs[token]! & TokenAttr.control) !== 0 && !vocabulary.data.eog.has(token),
     checkGrammar: async (gbnf) => {
       try {
         grammarStart(gbnf);

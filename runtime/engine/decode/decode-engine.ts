@@ -1,6 +1,6 @@
 import type { Sampling } from "../sampling.js";
 import type { SpanAcceptor, SpanVocabulary } from "./jump-forward.js";
-import type { FrameChoice } from "./frame-tokens.js";
+import type { FrameSteer } from "./frame-tokens.js";
 import type { PieceIndex } from "./piece-index.js";
 
 /**
@@ -39,12 +39,12 @@ export interface SamplerSettings {
   /** Asked before each sample: the tokens to steer towards (the grammar's few allowed ones), or null for none. */
   readonly steer: (() => readonly number[] | null) | null;
   /**
-   * Asked before each sample where the step's call frame holds control
-   * tokens: the ones the sampler may write next (every other control token
-   * stays banned) and the plain tokens it may not write in their place; null
-   * where none is allowed.
+   * Where the step's call frame holds control tokens: asked before each
+   * sample for the ones the sampler may write next (every other control
+   * token stays banned) and the plain tokens it may not write in their
+   * place; its ids are the only control tokens a forced span may hold.
    */
-  readonly frame: (() => FrameChoice | null) | null;
+  readonly frame: FrameSteer | null;
 }
 
 /** One generation's sampler: its grammar state, and the model's next token under it. */

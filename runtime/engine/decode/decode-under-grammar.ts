@@ -61,7 +61,7 @@ async function decode(engine: DecodeEngine, request: GenerateRequest, options: D
   else {
     const allowed = options.steer === false || !engine.pieces ? null : AllowedTokens.create(engine.pieces, request.gbnf);
     const frame = request.frameTokens?.length ? FrameTokens.create(engine.vocabulary, request.gbnf, request.frameTokens) : null;
-    const sampler = await engine.sampler({ gbnf: request.gbnf, sampling: request.sampling ?? {}, steer: allowed && (() => allowed.next()), frame: frame && (() => frame.next()) });
+    const sampler = await engine.sampler({ gbnf: request.gbnf, sampling: request.sampling ?? {}, steer: allowed && (() => allowed.next()), frame });
     try {
       const run = new Run(engine, sampler, request, tokens, allowed, frame, counts);
       stopReason = await run.loop(pending, () => (firstTokenAt ??= performance.now()));
@@ -71,7 +71,7 @@ async function decode(engine: DecodeEngine, request: GenerateRequest, options: D
   }
   const finished = performance.now();
   return {
-    // Special tokens shown: the only ones a generation holds are a call frame's (every other control token is banned).
+    // Special tokens shown: the only ones a generation holds are a call frame's (every other control token is banned; a GGUF that lists no token types has none the backend can tell apart to ban).
     text: engine.vocabulary.detokenize(tokens, true),
     stopReason,
     generatedTokens: tokens.length,

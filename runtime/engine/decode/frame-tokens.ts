@@ -9,11 +9,35 @@ export interface FrameChoice {
   readonly ban: readonly number[];
 }
 
+/** What a sampler asks of a step's call frame (SamplerSettings.frame). */
+export interface FrameSteer {
+  /** The frame tokens allowed at the next sample, and the spellings banned in their place; null where none is. */
+  next(): FrameChoice | null;
+  /** Every frame token: the only control tokens a forced span may hold. */
+  readonly ids: ReadonlySet<number>;
+}
+
 interface FrameToken {
   readonly id: number;
   readonly text: string;
-  /** The plain tokens spelling a proper prefix of the text (`<`, `<|`, …). */
+  /** The plain tokens spelling a proper prefix of the text (`<`, `<|`, a SentencePiece `▁<`, …). */
   readonly spellings: readonly number[];
+}
+
+/**
+ * The plain tokens that write a proper prefix of `text` in one: as the
+ * text's start tokenizes, with and without a SentencePiece leading space
+ * (`<`, `▁<`, `<|`), each read back as that prefix (a leading space allowed).
+ */
+function spellingsOf(vocabulary: SpanVocabulary, text: string): number[] {
+  const spellings = new Set<number>();
+  for (let end = 1; end < text.length; end++) {
+    const prefix = text.slice(0, end);
+    for (const plain of [vocabulary.tokenize(prefix, false), vocabulary.tokenize(prefix, false, "trimLeadingSpace")]) {
+      if (plain.length === 1 && vocabulary.detokenize(plain, false).trimStart() === prefix) spellings.add(plain[0]!);
+    }
+  }
+  return [...spellings];
 }
 
 /**
@@ -29,15 +53,24 @@ interface FrameToken {
  * the frame's texts as their tokens (see `tokenize`).
  *
  * It follows the generation's whole characters like jump-forward's matcher;
- * a grammar the matcher cannot read lets no frame token through (the step
- * then cannot be written and ends at max-tokens: the frame is unwritable
- * rather than miswritten).
+ * a grammar the matcher cannot read lets no frame token through, and then
+ * the frame is written as its characters (its spellings are not banned).
+ * So is a frame the model enters with a plain token that crosses into it
+ * (`.<` before `<|tool_call|>`): only a frame's first character is guarded.
+ * Either way the history renders the frame as its token, and the next
+ * prompt, seeing the step's tokens differ from it, is tokenized whole
+ * (nextPrompt): the model reads the template's frame, at the cost of
+ * re-evaluating from that step.
  */
-export class FrameTokens implements FrameTokenizer {
+export class FrameTokens implements FrameTokenizer, FrameSteer {
+  readonly ids: ReadonlySet<number>;
+
   private constructor(
     private readonly tokens: readonly FrameToken[],
     private position: GrammarPosition | null,
-  ) {}
+  ) {
+    this.ids = new Set(tokens.map((token) => token.id));
+  }
 
   /** Null when no text is a single token of the vocabulary, or the grammar cannot be read. */
   static create(vocabulary: SpanVocabulary, gbnf: string, texts: readonly string[]): FrameTokens | null {
@@ -45,12 +78,7 @@ export class FrameTokens implements FrameTokenizer {
     for (const text of new Set(texts)) {
       const ids = vocabulary.tokenize(text, true);
       if (ids.length !== 1 || text.length < 2 || vocabulary.detokenize(ids, true) !== text) continue;
-      const spellings: number[] = [];
-      for (let end = 1; end < text.length; end++) {
-        const plain = vocabulary.tokenize(text.slice(0, end), false);
-        if (plain.length === 1 && vocabulary.detokenize(plain, true) === text.slice(0, end)) spellings.push(plain[0]!);
-      }
-      tokens.push({ id: ids[0]!, text, spellings });
+      tokens.push({ id: ids[0]!, text, spellings: spellingsOf(vocabulary, text) });
     }
     const position = tokens.length > 0 ? readableGrammarStart(gbnf) : null;
     // Longest first, so that tokenize takes `<|/tool_call|>` before a shorter text it holds.

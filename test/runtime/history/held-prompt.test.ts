@@ -1,4 +1,4 @@
-import { LlamaText, SpecialToken } from "node-llama-cpp";
+import { LlamaText, SpecialToken, SpecialTokensText } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { heldAfterStep, nextPrompt } from "../../../runtime/history/held-prompt.js";
 
@@ -61,7 +61,43 @@ describe("heldAfterStep", () => {
   it("holds the prompt and the step where the sampled tokens read back as the step's text after the prompt, the prompt alone where not", () => {
     const renderer = standIn();
     const prompt = { text: "Q:", tokens: codes("Q:") };
-    expect(heldAfterStep(renderer, prompt, { text: "ab", tokens: codes("ab") })).toEqual({ text: "Q:ab", tokens: codes("Q:ab") });
+    expect(heldAfterStep(renderer, prompt, { text: "ab", tokens: codes("ab") })).toEqual({ text: "Q:ab", tokens: codes("Q:ab"), step: { text: 2, tokens: 2 } });
     expect(heldAfterStep(renderer, prompt, { text: "ab", tokens: codes("ax") })).toBe(prompt);
   });
 });
+
+describe("nextPrompt after a step whose frame holds a control token", () => {
+  /** The stand-in, with `<|c|>` a control token (700) where the rendering holds it as special-token text, and its characters where it is plain. */
+  function withControl() {
+    const renderer = standIn();
+    const CONTROL = 700;
+    return {
+      CONTROL,
+      renderer: {
+        ...renderer,
+        writesControlToken: (token: number) => token === CONTROL,
+        tokenize: (text: LlamaText) => text.values.flatMap((value) => (value instanceof SpecialTokensText && value.value === "<|c|>" ? [CONTROL] : renderer.tokenize(LlamaText(value)))),
+        detokenizeForSpy: (tokens: readonly number[]) => tokens.map((token) => (token === CONTROL ? "<|c|>" : renderer.detokenizeForSpy([token]))).join(""),
+      },
+    };
+  }
+  const rendered = LlamaText(["Q:", new SpecialTokensText("<|c|>"), "{}", new SpecialTokensText("<|c|>"), " R:"]);
+
+  it("keeps the step's tokens where they hold the frame's control tokens where the rendering has them", () => {
+    const { renderer, CONTROL } = withControl();
+    const held = heldAfterStep(renderer, { text: "Q:", tokens: codes("Q:") }, { text: "<|c|>{}<|c|>", tokens: [CONTROL, ...codes("{}"), CONTROL] });
+    expect(held.step).toEqual({ text: 2, tokens: 2 });
+    const prompt = nextPrompt(renderer, rendered, held, true);
+    expect(prompt.tokens).toEqual([...held.tokens, ...codes(" R:")]);
+    expect(prompt.appended).toBe(3);
+  });
+
+  it("tokenizes the whole text where the model wrote the frame as characters, which the spy reads alike", () => {
+    const { renderer, CONTROL } = withControl();
+    const held = heldAfterStep(renderer, { text: "Q:", tokens: codes("Q:") }, { text: "<|c|>{}<|c|>", tokens: [...codes("<|c|>{}"), CONTROL] });
+    const prompt = nextPrompt(renderer, rendered, held, true);
+    expect(prompt.tokens).toEqual([...codes("Q:"), CONTROL, ...codes("{}"), CONTROL, ...codes(" R:")]);
+    expect(prompt.appended).toBeNull();
+  });
+});
+

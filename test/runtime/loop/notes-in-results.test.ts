@@ -5,6 +5,7 @@ import { weatherTools, WEATHER_TASK } from "../../../demos/weather-tools.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 import { appendNotes, callItem, initialHistory } from "../../../runtime/history/history-items.js";
 import { templateChatWrapper } from "../../../runtime/llama-cpp/template-chat-wrapper.js";
+import { createAgentSession } from "../../../runtime/loop/agent-session.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
 import { corpusTemplates } from "../../chat-templates/corpus.js";
 
@@ -59,4 +60,16 @@ describe("a guard's note after a native call, on Hermes-3's template", () => {
     const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, maxTurns: 2, spy: true, codec: "json" });
     expect(result.turns[1]!.spy?.prompt).toMatch(/<\|im_start\|>user\nFinal step: [^\n]*<\|im_end\|>\n<\|im_start\|>assistant\n/);
   });
+
+  it("is a user message after a follow-up question, though the last ask ended on a call's result no prompt showed", async () => {
+    // One turn per ask: the first ask's call is refused (FinalAnswer alone is allowed on its last turn) and the ask ends there.
+    const model = scriptedModel([call("CityWeather", { city: "Paris" }), final("I could not check.")], { chatWrapper });
+    const chat = createAgentSession({ model, tools: weatherTools, maxTurns: 1, spy: true });
+    expect((await chat.ask("Weather in Paris?")).reason).toBe("max-turns");
+    const followUp = await chat.ask("And now?");
+    chat.close();
+    // The note comes after the new question; the earlier result, which the session already holds, is left as it was.
+    expect(followUp.turns[0]!.spy?.prompt).toMatch(/only FinalAnswer is allowed now\."\}\n<\/tool_response>\n<\|im_end\|><\|im_start\|>user\nAnd now\?<\|im_end\|>\n<\|im_start\|>user\nFinal step: /);
+  });
 });
+

@@ -53,4 +53,18 @@ describe("FrameTokens: a call frame's control tokens, written as tokens where th
     expect(FrameTokens.create(vocabulary, GBNF, ["<|not-a-token|>"])).toBeNull();
     expect(FrameTokens.create(vocabulary, "root ::= (", ["<|call|>"])).toBeNull();
   });
+
+  it("bans a SentencePiece spelling too: the prefix with the tokenizer's own leading space (`▁<`)", () => {
+    const SPACE_LT = 400;
+    const spm: SpanVocabulary = {
+      ...vocabulary,
+      // A text's start gets a leading space unless it is trimmed: "<" alone is `▁<`.
+      tokenize: (text, special, options) => (text === "<" && options !== "trimLeadingSpace" ? [SPACE_LT] : vocabulary.tokenize(text, special)),
+      detokenize: (tokens, special) => tokens.map((token) => (token === SPACE_LT ? " <" : vocabulary.detokenize([token], special))).join(""),
+    };
+    const frame = FrameTokens.create(spm, GBNF, ["<|call|>"])!;
+    frame.advance("look");
+    expect([...frame.next()!.ban].sort((a, b) => a - b)).toEqual(["<".charCodeAt(0), OPEN, SPACE_LT]);
+    expect(frame.ids).toEqual(new Set([CALL]));
+  });
 });
