@@ -25,7 +25,9 @@ export { CodecUnavailableError } from "./runtime/codec/choose-codec.js";
 export * as MODEL_TEXT from "./prompts/model-text.js";
 
 // Tools
-export { defineTool, type Tool, type ToolAnnotations, type ToolContext, type ToolDefinition } from "./runtime/tools/define-tool.js";
+export { defineTool, type ForeignToolDefinition, type StandardParams, type Tool, type ToolAnnotations, type ToolContext, type ToolDefinition } from "./runtime/tools/define-tool.js";
+export { adoptTools, type AiSdkToolLike, type OpenAIFunctionTool, type ToolsInput } from "./runtime/tools/foreign/foreign-tools.js";
+export type { ParsedArgs } from "./runtime/tools/foreign/foreign-schema.js";
 export { ToolRegistry, type ExecuteOptions } from "./runtime/tools/tool-registry.js";
 export { ToolDefinitionError } from "./runtime/tools/tool-definition-error.js";
 export type { Observation, ToolFailureCode } from "./runtime/tools/tool-observation.js";
@@ -61,6 +63,8 @@ export { buildStepSchema, EmptyStepError, FINAL_ANSWER, stepParts, ToolNameError
 export { compileGbnf, type GbnfCompileOptions } from "./schemas/gbnf-compiler.js";
 export { KEYWORD_DEFINITIONS, KEYWORD_SUPPORT, type KeywordDefinition, type KeywordSupport } from "./schemas/keyword-support.js";
 export { UnsupportedSchemaError } from "./schemas/unsupported-schema-error.js";
+export { normalizeSchema, REF_DEPTH, type NormalizedSchema } from "./schemas/dialects/normalize-schema.js";
+export { readDialect, type DialectReading, type SchemaDialect } from "./schemas/dialects/schema-dialect.js";
 export { NarrowgaugeError } from "./base/narrowgauge-error.js";
 export { ConfigurationError } from "./base/configuration-error.js";
 

@@ -40,7 +40,7 @@ export function renderKeywordTable(): string {
     const keywords = KEYWORD_DEFINITIONS.filter((definition) => definition.support === support).map((definition) => `\`${definition.keyword}\``);
     return `| ${SUPPORT_TEXT[support]} | ${keywords.join(", ")} |`;
   });
-  return ["| how | keywords |", "| --- | --- |", ...rows, "| refused at definition time (UnsupportedSchemaError) | every other keyword (`allOf`, `not`, `if`/`then`/`else`, `$ref`, `propertyNames`, …), a `format` ajv-formats does not check, `patternProperties` other than one catch-all pattern |"].join("\n");
+  return ["| how | keywords |", "| --- | --- |", ...rows, "| resolved before compiling (normalizeSchema) | `$ref` (local: `$defs`, `definitions`, `#`, anchors; recursion to REF_DEPTH), `allOf` (merged), keywords beside `anyOf`/`oneOf` (distributed), draft-04's boolean exclusive bounds, 2020-12's `prefixItems` |", "| ignored as annotations (listed on the normalized schema) | keywords outside the schema's dialect: vendor extensions (`x-kubernetes-…`), Snowplow's `self`, misspellings |", "| refused at definition time (UnsupportedSchemaError) | every other keyword of the dialect (`not`, `if`/`then`/`else`, `propertyNames`, `dependentRequired`, …), `allOf` parts that do not merge, a `format` ajv-formats does not check, `patternProperties` other than one catch-all pattern |"].join("\n");
 }
 
 /** Where each generated table lives: a file of docs/ and the name of its markers. */

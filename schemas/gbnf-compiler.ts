@@ -62,9 +62,24 @@ class Compiler implements EmitContext {
     const union = node.anyOf ?? node.oneOf;
     if (union !== undefined) return emitUnion(this, node, union, path, nameHint);
     if (Array.isArray(node.type)) return emitUnion(this, node, node.type.map((type) => ({ ...node, type })), path, nameHint);
+    // No type, but keywords of one: JSON Schema applies each to values of its type and lets every other type through.
+    if (node.type === undefined && constrainsSomeType(node)) return emitUnion(this, node, JSON_TYPES.map((type) => ({ ...node, type })), path, nameHint);
     return emitType(this, node, path, nameHint);
   }
 }
+
+/** Every JSON type; `integer` is one kind of `number`. */
+const JSON_TYPES = ["object", "array", "string", "number", "boolean", "null"] as const;
+
+/** Keywords that constrain values of one type (and say nothing about the others). */
+const TYPED_KEYWORDS: ReadonlySet<string> = new Set([
+  "properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties", "propertyNames", "dependencies", "dependentRequired", "dependentSchemas",
+  "items", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains",
+  "minLength", "maxLength", "pattern", "format", "x-ascii",
+  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+]);
+
+const constrainsSomeType = (node: Schema) => Object.keys(node).some((keyword) => TYPED_KEYWORDS.has(keyword));
 
 function checkKeywords(node: Schema, path: string): void {
   for (const keyword of Object.keys(node)) {

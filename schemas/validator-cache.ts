@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import formats from "ajv-formats";
 import { BoundedCache } from "../base/bounded-cache.js";
+import { dialectValidator } from "./dialects/dialect-validator.js";
 import { schemaKey } from "./schema-key.js";
 
 /**
@@ -45,10 +46,31 @@ function nonFiniteNumbers(value: unknown, path = ""): SchemaIssue[] {
   return [];
 }
 
-/** Validates `value`; returns the issues as data (empty when valid). Numbers must also be finite. */
+/** Validates `value` against a schema in narrowgauge's own form (draft-07: a step schema, a normalized tool schema); returns the issues as data (empty when valid). Numbers must also be finite. */
 export function validateAgainst(schema: object, value: unknown): SchemaIssue[] {
-  const validate = validatorFor(schema);
-  if (validate(value)) return nonFiniteNumbers(value);
+  return issuesOf(validatorFor(schema), value);
+}
+
+/** Validates `value` against a tool's schema as written, in its own dialect (dialectValidator). */
+export function dialectIssues(schema: object, value: unknown): SchemaIssue[] {
+  return issuesOf(dialectValidator(schema), value);
+}
+
+/**
+ * `__proto__` keys: JSON.parse keeps one as data, but ajv reads a schema's
+ * `__proto__` property as the prototype and lets any value through there
+ * (JSON-Schema-Test-Suite), and a handler copying arguments by assignment
+ * would set a prototype. Refused wherever they are.
+ */
+function protoKeys(value: unknown, path = ""): SchemaIssue[] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => protoKeys(item, `${path}/${index}`));
+  if (value === null || typeof value !== "object") return [];
+  const own = Object.hasOwn(value, "__proto__") ? [{ keyword: "propertyNames", instancePath: path, schemaPath: "", params: {}, message: "must not have a __proto__ key" }] : [];
+  return [...own, ...Object.entries(value).flatMap(([key, item]) => protoKeys(item, `${path}/${key}`))];
+}
+
+function issuesOf(validate: ValidateFunction, value: unknown): SchemaIssue[] {
+  if (validate(value)) return [...protoKeys(value), ...nonFiniteNumbers(value)];
   return (validate.errors ?? []).map(({ keyword, instancePath, schemaPath, params, message }) => ({
     keyword,
     instancePath,

@@ -2,6 +2,7 @@ import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
 import type { CallAttempt, RunState } from "../../guards/run-state.js";
 import type { QuestionOptions } from "../questions/ask-question.js";
 import type { HeldText } from "../history/held-prompt.js";
+import { adoptTools } from "../tools/foreign/foreign-tools.js";
 import { initialHistory } from "../history/history-items.js";
 import type { ModelSession } from "../engine/model-port.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
@@ -44,7 +45,7 @@ export interface Question {
 
 /** A conversation's tools and history, from the first question's configuration. Throws only for configuration errors (tool definitions, names, schemas). */
 export function createConversation(config: RunConfig): Conversation {
-  const registry = new ToolRegistry(config.tools);
+  const registry = new ToolRegistry(adoptTools(config.tools));
   // The model reads the names it writes (modelFacingName); the codec says who documents the tools, and how.
   const { system, functions } = config.codec.prelude(config.system, registry.tools, config.profile.thought);
   return { registry, functions, history: initialHistory(system, config.task), earlier: [], exchanges: [1], dropped: 0, held: undefined, resultUnshown: false };

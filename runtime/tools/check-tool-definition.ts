@@ -1,11 +1,13 @@
 import { closestName } from "../../base/closest-name.js";
+import { dialectValidator } from "../../schemas/dialects/dialect-validator.js";
+import { normalizeSchema } from "../../schemas/dialects/normalize-schema.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { stringEnumValues, topLevelProperties } from "../../schemas/schema-shapes.js";
 import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
 import { ToolDefinitionError } from "./tool-definition-error.js";
 
 /** Every key a tool definition may have (see ToolDefinition). */
-export const TOOL_KEYS = ["name", "description", "params", "run", "timeoutMs", "subjects", "aliases", "provides", "annotations", "switchedOff"] as const;
+export const TOOL_KEYS = ["name", "description", "params", "run", "timeoutMs", "subjects", "aliases", "provides", "annotations", "switchedOff", "parseArgs"] as const;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
@@ -43,14 +45,18 @@ export function checkToolDefinition(definition: unknown): void {
   if (typeof definition.description !== "string") throw new ToolDefinitionError(tool, "description", "must be a string (the model reads it)");
   const { params } = definition;
   if (params === undefined) throw new ToolDefinitionError(tool, "params", "is missing: a schema of the arguments, e.g. Type.Object({ city: Type.String() })");
-  if (!isRecord(params) || params.type !== "object") throw new ToolDefinitionError(tool, "params", 'must be an object schema (TypeBox Type.Object(…), or JSON Schema with type "object")');
+  if (!isRecord(params)) throw new ToolDefinitionError(tool, "params", 'must be an object schema (TypeBox Type.Object(…), zod 4\'s z.object(…), or JSON Schema with type "object")');
+  // Read as the rest of narrowgauge reads it: a Pydantic model's root `$ref` is the object it points at.
+  const schema = normalizedParams(tool, params);
+  if (schema.type !== "object") throw new ToolDefinitionError(tool, "params", 'must be an object schema (TypeBox Type.Object(…), zod 4\'s z.object(…), or JSON Schema with type "object")');
   if (typeof definition.run !== "function") throw new ToolDefinitionError(tool, "run", "must be a function (args, context) => result");
   const { timeoutMs } = definition;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ToolDefinitionError(tool, "timeoutMs", `must be a positive number of milliseconds: ${String(timeoutMs)}`);
   if (definition.provides !== undefined && typeof definition.provides !== "string") throw new ToolDefinitionError(tool, "provides", "must be a string, e.g. \"a city temperature\"");
   if (definition.annotations !== undefined && !isRecord(definition.annotations)) throw new ToolDefinitionError(tool, "annotations", "must be an object of hints, e.g. { destructiveHint: true }");
   if (definition.switchedOff !== undefined && typeof definition.switchedOff !== "boolean") throw new ToolDefinitionError(tool, "switchedOff", "must be true or false");
-  const domains = definition.subjects === undefined ? new Map<string, string[]>() : subjectDomains(tool, params, definition.subjects);
+  if (definition.parseArgs !== undefined && typeof definition.parseArgs !== "function") throw new ToolDefinitionError(tool, "parseArgs", "must be a function (args) => { ok, value } | { ok: false, message }");
+  const domains = definition.subjects === undefined ? new Map<string, string[]>() : subjectDomains(tool, schema, definition.subjects);
   const { aliases } = definition;
   if (aliases === undefined) return;
   if (!isRecord(aliases)) throw new ToolDefinitionError(tool, "aliases", "must be an object of other name → value, e.g. { NYC: \"New York\" }");
@@ -63,16 +69,30 @@ export function checkToolDefinition(definition: unknown): void {
   }
 }
 
+/** A tool's params normalized (normalizeSchema), an error placed in the tool. */
+function normalizedParams(tool: string, params: object): Record<string, unknown> {
+  try {
+    return normalizeSchema(params).schema as Record<string, unknown>;
+  } catch (error) {
+    throw error instanceof UnsupportedSchemaError ? error.inTool(tool) : error;
+  }
+}
+
 /**
  * A tool as defineTool checks it: its definition, then its full parameter
- * schema compiled, so anything the grammar cannot hold is refused when the
- * tool is made (UnsupportedSchemaError naming the tool and parameter).
+ * schema read in its dialect, normalized and compiled, and its validator
+ * compiled in that dialect, so anything the grammar or the validator cannot
+ * hold is refused when the tool is made (UnsupportedSchemaError naming the
+ * tool and parameter), never at a call. Returns the normalized schema.
  */
-export function checkTool(tool: unknown): void {
+export function checkTool(tool: unknown): object {
   checkToolDefinition(tool);
   const { name, params } = tool as { name: string; params: object };
   try {
-    cachedGbnf(params);
+    const { schema } = normalizeSchema(params);
+    cachedGbnf(schema);
+    dialectValidator(params);
+    return schema;
   } catch (error) {
     throw error instanceof UnsupportedSchemaError ? error.inTool(name) : error;
   }

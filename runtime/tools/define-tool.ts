@@ -1,6 +1,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ToolSchemaSpec } from "../../schemas/step-schema.js";
 import { checkTool } from "./check-tool-definition.js";
+import { readParams, type ParsedArgs } from "./foreign/foreign-schema.js";
 
 export interface ToolContext {
   /** Aborted when the run is aborted or the tool's timeout fires. Long-running tools should honour it. */
@@ -44,6 +45,23 @@ export interface ToolDefinition<Name extends string, Params extends TSchema> ext
   annotations?: Readonly<ToolAnnotations>;
   /** Documented to the model but never offered, as if named in runAgent's `disabledTools` (A5). Defaults to false. */
   switchedOff?: boolean;
+  /**
+   * Turns arguments the schema accepted into what `run` receives, or refuses
+   * them (a bad-arguments observation). Set by defineTool for params from a
+   * schema library (zod's parse: defaults, transforms); rarely written by hand.
+   */
+  parseArgs?: (args: unknown) => ParsedArgs | Promise<ParsedArgs>;
+}
+
+/** A Standard Schema (zod 4, Valibot, ArkType): its output type is what `run` receives. Typed by shape; no schema library is a dependency. */
+export interface StandardParams<Output = unknown> {
+  readonly "~standard": { readonly version: number; readonly vendor: string; readonly validate: (value: unknown) => unknown; readonly types?: { readonly input: unknown; readonly output: Output } | undefined };
+}
+
+/** A tool whose params come from a schema library (zod 4's `z.object(…)`); `run` receives what that library parses. */
+export interface ForeignToolDefinition<Name extends string, Params extends StandardParams> extends Omit<ToolDefinition<Name, TSchema>, "params" | "run"> {
+  readonly params: Params;
+  run(args: NonNullable<Params["~standard"]["types"]>["output"], context: ToolContext): unknown | Promise<unknown>;
 }
 
 /** What a tool says about itself (MCP's tool annotations). */
@@ -59,14 +77,20 @@ export type Tool<Name extends string = string, Params extends TSchema = TSchema>
 
 /**
  * Declares a tool once: its name, a description the model reads,
- * TypeBox parameters (which become the grammar of its `args`) and a handler
- * whose `args` type follows from the schema. Checked now, not at the first
- * run: an unknown key (a misspelt `parmas`), a missing or malformed field, a
- * subject that is not a string-enum parameter or an alias that names nothing
- * throws ToolDefinitionError; a schema the grammar cannot hold throws
- * UnsupportedSchemaError.
+ * parameters (TypeBox, JSON Schema of any dialect, or a zod 4 / Standard
+ * Schema value, which become the grammar of its `args`) and a handler whose
+ * `args` type follows from the schema. Checked now, not at the first run:
+ * an unknown key (a misspelt `parmas`), a missing or malformed field, a
+ * subject that is not a string-enum parameter or an alias that names
+ * nothing throws ToolDefinitionError; a schema the grammar or its
+ * dialect's validator cannot hold throws UnsupportedSchemaError.
  */
-export function defineTool<const Name extends string, Params extends TSchema>(definition: ToolDefinition<Name, Params>): Tool<Name, Params> {
-  checkTool(definition);
-  return Object.freeze({ ...definition });
+export function defineTool<const Name extends string, Params extends TSchema>(definition: ToolDefinition<Name, Params>): Tool<Name, Params>;
+export function defineTool<const Name extends string, Params extends StandardParams>(definition: ForeignToolDefinition<Name, Params>): Tool<Name>;
+export function defineTool(definition: ToolDefinition<string, TSchema> | ForeignToolDefinition<string, StandardParams>): Tool {
+  const name = typeof definition?.name === "string" && definition.name !== "" ? definition.name : "(unnamed)";
+  const reading = definition !== null && typeof definition === "object" && definition.params !== undefined ? readParams(name, definition.params) : null;
+  const tool = reading && reading.params !== definition.params ? { ...definition, params: reading.params, ...(reading.parseArgs ? { parseArgs: reading.parseArgs } : {}) } : definition;
+  checkTool(tool);
+  return Object.freeze({ ...tool }) as Tool;
 }

@@ -1,6 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { checkToolNames } from "../../schemas/step-schema.js";
-import { describeIssues, validateAgainst } from "../../schemas/validator-cache.js";
+import { dialectIssues, describeIssues, validateAgainst } from "../../schemas/validator-cache.js";
 import { REFUSED, TOOL_FAILED } from "../../prompts/model-text.js";
 import { checkTool } from "./check-tool-definition.js";
 import { ToolNames } from "./tool-names.js";
@@ -39,17 +39,22 @@ export interface ExecuteOptions {
  */
 export class ToolRegistry {
   private readonly byName = new Map<string, Tool>();
+  /** Each tool's schema as written (its own dialect), by model-facing name: what a call's arguments are finally checked against. */
+  private readonly written = new Map<string, object>();
   readonly naming: ToolNames;
 
   constructor(tools: readonly Tool[]) {
     // As defineTool checks them, for tools made any other way too; then the names side by side.
-    for (const tool of tools) checkTool(tool);
+    const normalized = tools.map((tool) => checkTool(tool));
     this.naming = new ToolNames(tools.map((tool) => tool.name));
     checkToolNames(tools.map((tool) => this.naming.model(tool.name)));
-    for (const tool of tools) {
+    tools.forEach((tool, index) => {
       const name = this.naming.model(tool.name);
-      this.byName.set(name, name === tool.name ? tool : Object.freeze({ ...tool, name }));
-    }
+      // The registry's tools carry the normalized schema (references inlined, one dialect): what the grammar, the guards and the model's documentation read.
+      const params = normalized[index]!;
+      this.byName.set(name, name === tool.name && params === tool.params ? tool : Object.freeze({ ...tool, name, params: params as Tool["params"] }));
+      this.written.set(name, tool.params);
+    });
   }
 
   /** The tools' names as the model reads and writes them, in order. */
@@ -69,9 +74,11 @@ export class ToolRegistry {
   async execute(name: string, args: unknown, options: ExecuteOptions): Promise<Observation> {
     const tool = this.byName.get(name);
     if (!tool) return errorObservation("unknown-tool", TOOL_FAILED.unknownTool(name, this.names));
-    const issues = validateAgainst(tool.params, args);
-    if (issues.length > 0) return errorObservation("bad-arguments", REFUSED.badArguments(name, describeIssues(issues)));
     if (holdsProtoKey(args)) return errorObservation("bad-arguments", TOOL_FAILED.protoKey(name));
+    const issues = validateAgainst(tool.params, args);
+    // Then as the schema was written, in its own dialect: what it says beyond what the normalized one holds (a recursion deeper than the grammar's).
+    if (issues.length === 0) issues.push(...dialectIssues(this.written.get(name)!, args));
+    if (issues.length > 0) return errorObservation("bad-arguments", REFUSED.badArguments(name, describeIssues(issues)));
     const aborted = () => errorObservation("aborted", TOOL_FAILED.aborted(name));
     if (options.signal.aborted) return aborted();
 
@@ -95,12 +102,14 @@ export class ToolRegistry {
       // The race means a tool that ignores its signal still cannot hold the run.
       const outcome = await Promise.race([
         Promise.resolve()
-          .then(() => tool.run(args as Static<TSchema>, { signal: controller.signal, turn: options.turn }))
-          .then((value) => ({ value })),
+          .then(() => tool.parseArgs?.(args) ?? { ok: true as const, value: args })
+          .then(async (parsed): Promise<{ value: unknown } | { refused: string }> => (parsed.ok ? { value: await tool.run(parsed.value as Static<TSchema>, { signal: controller.signal, turn: options.turn }) } : { refused: parsed.message })),
         stopped,
       ]);
       if (outcome === "aborted") return aborted();
       if (outcome === "timeout") return errorObservation("timeout", TOOL_FAILED.timedOut(name, timeoutMs));
+      // The tool's own schema library refused what the JSON Schema let through (a zod refinement).
+      if ("refused" in outcome) return errorObservation("bad-arguments", REFUSED.badArguments(name, String(outcome.refused)));
       return successObservation(outcome.value, options.maxResultChars);
     } catch (error) {
       if (options.signal.aborted) return aborted();

@@ -7,7 +7,7 @@ import { GBNF_REPETITION_LIMIT } from "../../../schemas/gbnf-compiler.js";
 import { CODEC_NAMES, type CodecName } from "../../codec/step-codec.js";
 import type { ModelPort } from "../../engine/model-port.js";
 import type { Sampling } from "../../engine/sampling.js";
-import type { Tool } from "../../tools/define-tool.js";
+import type { ToolsInput } from "../../tools/foreign/foreign-tools.js";
 import { boolean, choice, integer, names, number, value, type OptionsOf, type WithDefault } from "./option-kinds.js";
 import type { RunEvent } from "../run-types.js";
 import type { TurnStrategy } from "../turn-strategy.js";
@@ -53,7 +53,7 @@ function checkCodec(given: unknown, name: string): CodecName {
  */
 export const RUN_OPTIONS = {
   model: value<ModelPort>("the model: `await loadModel(…)`, `connectServer(…)`, `scriptedModel(…)` from narrowgauge/testing, or your own ModelPort", "required", { required: true }),
-  tools: value<readonly Tool[]>("the tools, made with defineTool", "required", { required: true }),
+  tools: value<ToolsInput>("the tools: made with defineTool (params in TypeBox, JSON Schema of any dialect, or zod 4), OpenAI function tools with a `run` handler, or a record of AI SDK `tool()`s", "required", { required: true }),
   task: value<string>("the question or instruction", "required", { required: true }),
   system: value<string, string | undefined>("system prompt; the tools' documentation follows it", "the codec's: DEFAULT_SYSTEM_PROMPT for a JSON step, NATIVE_SYSTEM_PROMPT for a native one", {
     check: checkText,

@@ -1,0 +1,98 @@
+import { ToolDefinitionError } from "../tool-definition-error.js";
+
+/** What a tool's own schema library made of validated arguments: its value (zod's parse, defaults applied), or why it refused them. */
+export type ParsedArgs = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
+/** A tool's parameters read as JSON Schema, and, where they came from a schema library, how that library parses arguments. */
+export interface ParamsReading {
+  readonly params: object;
+  readonly parseArgs?: (args: unknown) => ParsedArgs | Promise<ParsedArgs>;
+}
+
+/** Standard Schema (standardschema.dev) as zod 4, Valibot and ArkType implement it, with its JSON Schema converter; typed here, never imported. */
+interface StandardSchemaLike {
+  readonly "~standard": {
+    readonly version: number;
+    readonly vendor: string;
+    validate(value: unknown): StandardResult | Promise<StandardResult>;
+    readonly jsonSchema?: { input(options: { target: string }): Record<string, unknown> };
+  };
+}
+type StandardResult = { readonly value?: unknown; readonly issues?: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> };
+
+/** The AI SDK's `jsonSchema(…)` value (its Schema type): the JSON Schema, and an optional validator. */
+interface AiSdkSchemaLike {
+  readonly jsonSchema: object | PromiseLike<object>;
+  readonly validate?: (value: unknown) => { success: true; value: unknown } | { success: false; error: Error } | PromiseLike<{ success: true; value: unknown } | { success: false; error: Error }>;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object";
+const isStandard = (value: unknown): value is StandardSchemaLike => isObject(value) && isObject(value["~standard"]) && typeof (value["~standard"] as { validate?: unknown }).validate === "function";
+const isAiSdkSchema = (value: unknown): value is AiSdkSchemaLike => isObject(value) && "jsonSchema" in value && !("type" in value) && (value.validate === undefined || typeof value.validate === "function");
+const isThenable = (value: unknown): value is PromiseLike<unknown> => isObject(value) && typeof (value as { then?: unknown }).then === "function";
+
+function issuesText(issues: NonNullable<StandardResult["issues"]>): string {
+  return issues
+    .map((issue) => {
+      const path = (issue.path ?? []).map((part) => String(isObject(part) ? (part as { key: PropertyKey }).key : part)).join(".");
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}
+
+/**
+ * A tool's `params` as narrowgauge reads them, detected by shape (no schema
+ * library is a dependency): JSON Schema (TypeBox's included) as it is; a
+ * Standard Schema with a JSON Schema converter (zod 4, …) as its input
+ * JSON Schema (2020-12), its arguments then parsed by the library itself;
+ * the AI SDK's `jsonSchema(…)` (or a lazy one, a function returning it) as
+ * its JSON Schema and validator. Throws ToolDefinitionError for a schema
+ * library value narrowgauge cannot read (zod 3, which has no converter; a
+ * JSON Schema still to be awaited).
+ */
+export function readParams(tool: string, params: unknown): ParamsReading {
+  if (typeof params === "function") return readParams(tool, lazySchema(tool, params));
+  if (isStandard(params)) {
+    const standard = params["~standard"];
+    if (!standard.jsonSchema) {
+      throw new ToolDefinitionError(tool, "params", `a ${standard.vendor} schema without a JSON Schema converter (~standard.jsonSchema): use zod 4 (or a library implementing Standard JSON Schema), or pass its JSON Schema`);
+    }
+    let json: Record<string, unknown>;
+    try {
+      json = standard.jsonSchema.input({ target: "draft-2020-12" });
+    } catch (error) {
+      throw new ToolDefinitionError(tool, "params", `${standard.vendor} could not write it as JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return {
+      params: json,
+      parseArgs: async (args) => {
+        const result = await standard.validate(args);
+        return result.issues ? { ok: false, message: issuesText(result.issues) } : { ok: true, value: result.value };
+      },
+    };
+  }
+  if (isAiSdkSchema(params)) {
+    if (isThenable(params.jsonSchema) || !isObject(params.jsonSchema)) throw new ToolDefinitionError(tool, "params", "its JSON Schema is a promise: await it and pass the schema itself");
+    const { validate } = params;
+    return {
+      params: params.jsonSchema,
+      ...(validate
+        ? {
+            parseArgs: async (args: unknown): Promise<ParsedArgs> => {
+              const result = await validate(args);
+              return result.success ? { ok: true, value: result.value } : { ok: false, message: result.error.message };
+            },
+          }
+        : {}),
+    };
+  }
+  return { params: params as object };
+}
+
+function lazySchema(tool: string, create: Function): unknown {
+  try {
+    return create();
+  } catch (error) {
+    throw new ToolDefinitionError(tool, "params", `a lazy schema threw when created: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,90 @@
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import AjvDraft04 from "ajv-draft-04";
+import formats from "ajv-formats";
+import { BoundedCache } from "../../base/bounded-cache.js";
+import { schemaKey } from "../schema-key.js";
+import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { readDialect, type SchemaDialect } from "./schema-dialect.js";
+
+type AnyAjv = Pick<Ajv, "compile" | "validateSchema" | "errors">;
+
+const OPTIONS: Options = {
+  allErrors: true,
+  // Only own properties count as present (an optional parameter named `constructor` is not inherited).
+  ownProperties: true,
+  // Vendor keywords and unknown formats are annotations, as JSON Schema says; narrowgauge's compiler decides what it refuses.
+  strict: false,
+  logger: false,
+  // Each schema stands alone: two tools whose schemas share an `$id` must not collide in one instance's registry.
+  addUsedSchema: false,
+};
+
+// ajv-formats is CommonJS: under NodeNext its default import is module.exports, typed as the namespace.
+const addFormats = formats as unknown as (instance: AnyAjv) => AnyAjv;
+// ajv-draft-04 likewise exports its class as module.exports.
+const Draft04 = AjvDraft04 as unknown as new (options: Options) => AnyAjv;
+
+function createAjv(dialect: SchemaDialect): AnyAjv {
+  switch (dialect) {
+    case "draft-04":
+      return addFormats(new Draft04(OPTIONS));
+    case "draft-06":
+    case "draft-07":
+      return addFormats(new Ajv(OPTIONS));
+    case "2019-09":
+      return addFormats(new Ajv2019(OPTIONS));
+    case "2020-12":
+      return addFormats(new Ajv2020(OPTIONS));
+  }
+}
+
+const instances = new Map<SchemaDialect, AnyAjv>();
+const ajvFor = (dialect: SchemaDialect): AnyAjv => {
+  let ajv = instances.get(dialect);
+  if (!ajv) instances.set(dialect, (ajv = createAjv(dialect)));
+  return ajv;
+};
+
+const validators = new BoundedCache<string, ValidateFunction>(512);
+
+/** The keyword a meta-schema error is about: the last segment of its path into the schema ("/properties/a/items" → "items"). */
+function keywordOf(error: ErrorObject | undefined): string {
+  const segments = (error?.instancePath ?? "").split("/").filter((segment) => segment !== "" && !/^\d+$/.test(segment));
+  return segments.at(-1) ?? error?.keyword ?? "$schema";
+}
+
+/**
+ * A tool schema's validator, in the dialect it is written in (readDialect):
+ * ajv for draft-07 (and draft-06, which it reads alike but for the
+ * keywords draft-07 added: `if`/`then`/`else`), Ajv2019, Ajv2020, ajv-draft-04 for
+ * draft-04 (`id` rather than `$id` there). A schema its dialect's
+ * meta-schema refuses, or that ajv cannot compile (an `$id` it cannot
+ * resolve, a `$ref` to another document), is an UnsupportedSchemaError
+ * naming the keyword: raised when the tool is defined, never at a call.
+ */
+export function dialectValidator(schema: object): ValidateFunction {
+  return validators.getOrCreate(schemaKey(schema), () => {
+    const { dialect, unknownMetaSchema } = readDialect(schema);
+    const ajv = ajvFor(dialect);
+    // An unknown meta-schema (and draft-06's, which ajv does not load) is read as the dialect chosen for it; ajv would look the URI up and fail.
+    const readable = unknownMetaSchema === undefined && dialect !== "draft-06" ? schema : withoutMetaSchema(schema);
+    if (!ajv.validateSchema(readable)) {
+      const first = ajv.errors?.[0];
+      throw new UnsupportedSchemaError(keywordOf(first), first?.instancePath ?? "", `not a valid ${dialect} schema: ${first?.message ?? "refused by its meta-schema"}`);
+    }
+    try {
+      return ajv.compile(readable);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const keyword = /\$ref|reference/i.test(message) ? "$ref" : /\$id|URN|URI/i.test(message) ? "$id" : "$schema";
+      throw new UnsupportedSchemaError(keyword, "", `the ${dialect} validator cannot compile it: ${message.slice(0, 200)}`);
+    }
+  });
+}
+
+function withoutMetaSchema(schema: object): object {
+  const { $schema: _named, ...rest } = schema as Record<string, unknown>;
+  return rest;
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { compileGbnf } from "../../schemas/gbnf-compiler.js";
+import { grammarStart } from "../../schemas/gbnf-match/gbnf-matcher.js";
+import { validateAgainst } from "../../schemas/validator-cache.js";
+
+const writes = (schema: object, text: string) => grammarStart(compileGbnf(schema)).advance(text)?.complete === true;
+
+describe("a subschema without a type: its keywords still apply, each to values of its own type", () => {
+  it.each([
+    [{ properties: { foo: { type: "integer" } } }, ['{"foo":1}', '"x"', "3", "[1]", "null"], ['{"foo":"x"}']],
+    [{ maxLength: 2 }, ['"ab"', "12345", "true", '{"a":1}'], ['"foo"']],
+    [{ type: "object", properties: { a: { minLength: 2 } }, required: ["a"] }, ['{"a":"ab"}', '{"a":2}'], ['{"a":"x"}']],
+  ])("%j", (schema, writable, unwritable) => {
+    for (const text of writable) {
+      expect(writes(schema, text), text).toBe(true);
+      expect(validateAgainst(schema, JSON.parse(text)), text).toEqual([]);
+    }
+    for (const text of unwritable) {
+      expect(writes(schema, text), text).toBe(false);
+      expect(validateAgainst(schema, JSON.parse(text)), text).not.toEqual([]);
+    }
+  });
+
+  it("refuses a keyword the compiler cannot honour though no type is named", () => {
+    expect(() => compileGbnf({ properties: { a: { allOf: [{ type: "string" }] } } })).toThrow(/allOf/);
+  });
+});
