@@ -1,4 +1,5 @@
 import { ANNOTATION_KEYWORDS } from "./keywords/annotation-keywords.js";
+import { APPLICATOR_KEYWORDS } from "./keywords/applicator-keywords.js";
 import { ARRAY_KEYWORDS } from "./keywords/array-keywords.js";
 import { FORMAT_KEYWORD } from "./keywords/format-keyword.js";
 import type { KeywordDefinition, KeywordSupport } from "./keywords/keyword.js";
@@ -26,6 +27,7 @@ export const KEYWORD_DEFINITIONS: readonly KeywordDefinition[] = [
   ...NUMBER_KEYWORDS,
   ...VALUE_KEYWORDS,
   ...UNION_KEYWORDS,
+  ...APPLICATOR_KEYWORDS,
   ...ANNOTATION_KEYWORDS,
 ];
 

@@ -20,8 +20,8 @@ const DRAFT_2019 = [
   ...DRAFT_07.filter((keyword) => keyword !== "dependencies" && keyword !== "definitions"),
   "$anchor", "$defs", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "dependentRequired", "dependentSchemas",
   "maxContains", "minContains", "unevaluatedItems", "unevaluatedProperties", "deprecated", "contentSchema",
-  // Kept by 2019-09 for compatibility with earlier schemas ("definitions" is still a place to put them).
-  "definitions", "dependencies",
+  // Still a place to put subschemas for references.
+  "definitions",
 ];
 const DRAFT_2020 = [...DRAFT_2019.filter((keyword) => !["$recursiveRef", "$recursiveAnchor", "additionalItems"].includes(keyword)), "prefixItems", "$dynamicRef", "$dynamicAnchor"];
 

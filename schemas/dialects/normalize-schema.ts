@@ -180,6 +180,15 @@ class Normalizer {
         out = exclusive && typeof limit === "number" ? { ...rest, [flag]: limit } : typeof limit === "number" ? { ...rest, [bound]: limit } : rest;
       }
     }
+    if ((this.dialect === "2019-09" || this.dialect === "2020-12") && (isRecord(out.dependentRequired) || isRecord(out.dependentSchemas))) {
+      const { dependentRequired, dependentSchemas, ...rest } = out;
+      const dependencies: SchemaNode = { ...(isRecord(dependentRequired) ? dependentRequired : {}) };
+      for (const [name, schema] of Object.entries(isRecord(dependentSchemas) ? dependentSchemas : {})) {
+        const required = dependencies[name];
+        dependencies[name] = Array.isArray(required) ? mergeSchemas({ required }, schema as SchemaNode, "/dependentSchemas") : schema;
+      }
+      out = { ...rest, dependencies };
+    }
     if (this.dialect === "2020-12" && Array.isArray(out.prefixItems)) {
       const { prefixItems, items, ...rest } = out;
       out = { ...rest, items: prefixItems, ...(items === undefined ? {} : { additionalItems: items }) };

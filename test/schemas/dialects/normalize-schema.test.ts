@@ -64,6 +64,10 @@ describe("normalizeSchema: one form for every dialect", () => {
     });
     expect(normalizeSchema({ $schema: "http://json-schema.org/draft-04/schema#", type: "number", minimum: 0, exclusiveMinimum: true }).schema).toEqual({ type: "number", exclusiveMinimum: 0 });
     expect(normalizeSchema({ type: "array", prefixItems: [{ type: "string" }], items: false }).schema).toEqual({ type: "array", items: [{ type: "string" }], additionalItems: false });
+    expect(normalizeSchema({ type: "object", dependentRequired: { a: ["b"] }, dependentSchemas: { a: { required: ["c"] }, d: { maxProperties: 2 } } }).schema).toEqual({
+      type: "object",
+      dependencies: { a: { required: ["b", "c"] }, d: { maxProperties: 2 } },
+    });
     expect(() => normalizeSchema({ allOf: [{ type: "string", pattern: "a" }, { pattern: "b" }] })).toThrow(UnsupportedSchemaError);
   });
 
@@ -72,7 +76,7 @@ describe("normalizeSchema: one form for every dialect", () => {
     const normalized = normalizeSchema(kubernetes);
     expect(normalized.schema).toEqual({ type: "object", properties: { port: { type: "integer" } } });
     expect(normalized.ignored).toEqual(["/properties/port x-kubernetes-int-or-string", "/ self"]);
-    expect(() => compileGbnf(normalizeSchema({ type: "object", properties: { a: { not: { type: "string" } } } }).schema)).toThrow(/"not"/);
+    expect(() => compileGbnf(normalizeSchema({ type: "object", properties: { a: { minContains: 2 } } }).schema)).toThrow(/"minContains"/);
   });
 
   it("refuses a reference to another document, or to nothing", () => {
