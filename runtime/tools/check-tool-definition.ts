@@ -1,6 +1,7 @@
 import { closestName } from "../../base/closest-name.js";
 import { dialectValidator } from "../../schemas/dialects/dialect-validator.js";
 import { normalizeSchema } from "../../schemas/dialects/normalize-schema.js";
+import { checkOneOfBranchesOnce } from "../../schemas/dialects/one-of-overlap.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { stringEnumValues, topLevelProperties } from "../../schemas/schema-shapes.js";
 import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
@@ -91,6 +92,7 @@ export function checkTool(tool: unknown): object {
   try {
     const { schema } = normalizeSchema(params);
     cachedGbnf(schema);
+    checkOneOfBranchesOnce(schema);
     dialectValidator(params);
     return schema;
   } catch (error) {
