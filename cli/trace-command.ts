@@ -19,7 +19,14 @@ export function traceCommand(command: Command, done: (code: number) => void): Co
         throw new UsageError(`cannot read a run result from ${path}: ${(error as Error).message}`);
       }
       if (!Array.isArray(result?.turns) || typeof result.task !== "string") throw new UsageError(`${path} is not a run result (no task or turns)`);
-      await writeFile(flags.out, renderTrace(result));
+      let page: string;
+      try {
+        page = renderTrace(result);
+      } catch (error) {
+        // A run file is input like any other: a malformed one is said plainly, not with a stack.
+        throw new UsageError(`${path} is not a run result narrowgauge can render: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      await writeFile(flags.out, page);
       done(EXIT.answered);
     });
 }

@@ -3,6 +3,27 @@
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (character) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[character]!);
 
+/** HTML a template wrote: interpolated into another without escaping. */
+export class SafeHtml {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+}
+
+const piece = (value: unknown): string => (value instanceof SafeHtml ? value.text : Array.isArray(value) ? value.map(piece).join("") : value === null || value === undefined || value === false ? "" : escapeHtml(String(value)));
+
+/**
+ * A template of HTML whose every interpolated value is escaped (text,
+ * attribute values, numbers a run file may hold as anything), but for HTML
+ * another `html` template wrote; arrays join, and null, undefined and false
+ * write nothing. The one way pages interpolate: nothing a run file holds
+ * reaches a page unescaped.
+ */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+  return new SafeHtml(strings.reduce((out, text, index) => out + text + (index < values.length ? piece(values[index]) : ""), ""));
+}
+
 /** A value as readable JSON, escaped. */
 export const json = (value: unknown): string => escapeHtml(typeof value === "string" ? value : (JSON.stringify(value, null, 1) ?? "undefined"));
 
@@ -27,7 +48,10 @@ table { border-collapse: collapse; width: 100%; } th, td { text-align: left; pad
 details summary { cursor: pointer; color: var(--muted); }
 `;
 
-/** A whole page: a title and a body, styled inline. */
-export function page(title: string, body: string): string {
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>\n`;
+/** What a page may load: nothing but its own inline style and inline images; no script runs, whatever text got in. */
+const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+/** A whole page: a title and a body, styled inline, under a Content-Security-Policy that runs no script. */
+export function page(title: string, body: string | SafeHtml): string {
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${String(body)}</main></body></html>\n`;
 }

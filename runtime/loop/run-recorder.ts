@@ -1,3 +1,4 @@
+import { thrownMessage } from "../../base/thrown-message.js";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import type { TurnFacts } from "../../guards/run-state.js";
 import type { Judgement } from "../questions/ask-question.js";
@@ -45,7 +46,7 @@ function modelFailure(error: unknown): { code: ModelFailureCode; message: string
 /** A thrown value's message, whatever was thrown (a port of the user's may reject with anything). */
 function describeFailure(error: unknown): string {
   try {
-    return error instanceof Error ? error.message : String(error);
+    return thrownMessage(error);
   } catch {
     return "the model failed with a value that cannot be printed";
   }

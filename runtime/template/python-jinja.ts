@@ -1,3 +1,4 @@
+import { thrownMessage } from "../../base/thrown-message.js";
 import { Environment, Interpreter, Template } from "@huggingface/jinja";
 
 /**
@@ -105,7 +106,7 @@ function plain(value: RuntimeValue): unknown {
 }
 
 /** The first line of an error thrown inside the renderer, without its stack. */
-const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+const firstLine = (error: unknown) => thrownMessage(error).split("\n")[0]!;
 
 /**
  * What one render may cost. A template is input from a model file: loops

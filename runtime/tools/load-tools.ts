@@ -1,3 +1,4 @@
+import { thrownMessage } from "../../base/thrown-message.js";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
@@ -18,7 +19,7 @@ const isTool = (value: unknown): value is Tool =>
 /** What to change when Node itself cannot load an ES module from CommonJS (Node before 20.19). */
 function reasonFor(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = thrownMessage(error);
   if (code === "ERR_REQUIRE_ESM" || code === "ERR_REQUIRE_ASYNC_MODULE") {
     return `${message}\nThis Node cannot require() an ES module: name the file .mts (or .mjs), or set "type": "module" in your package.json (npm pkg set type=module), or use Node 20.19 or later.`;
   }

@@ -1,3 +1,4 @@
+import { thrownMessage } from "../../base/thrown-message.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 
@@ -46,7 +47,7 @@ export async function connectMcpServer(spec: McpServerSpec, options: { name?: st
     await client.connect(transport, { timeout: options.timeoutMs ?? 30_000 });
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw new McpConnectError(describe(spec), error instanceof Error ? error.message : String(error), { cause: error });
+    throw new McpConnectError(describe(spec), thrownMessage(error), { cause: error });
   }
   return { client, close: () => client.close() };
 }

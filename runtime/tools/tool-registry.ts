@@ -1,3 +1,4 @@
+import { thrownMessage } from "../../base/thrown-message.js";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { checkToolNames } from "../../schemas/step-schema.js";
 import { dialectIssues, describeIssues, validateAgainst } from "../../schemas/validator-cache.js";
@@ -113,7 +114,7 @@ export class ToolRegistry {
       return successObservation(outcome.value, options.maxResultChars);
     } catch (error) {
       if (options.signal.aborted) return aborted();
-      return errorObservation("threw", TOOL_FAILED.threw(name, error instanceof Error ? error.message : String(error)));
+      return errorObservation("threw", TOOL_FAILED.threw(name, thrownMessage(error)));
     } finally {
       clearTimeout(timer);
       removeAbortListener();

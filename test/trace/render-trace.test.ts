@@ -27,4 +27,26 @@ describe("the trace page, rendered without a browser", () => {
     expect(page).not.toContain("Paris <first>");
     expect(page).toContain("Paris: 18°C &amp; New York: 24°C.");
   });
+
+  it("escapes every field of a hostile run file and runs no script: reason, status, check, index, kinds, counts, flags", async () => {
+    const model = scriptedModel([call("CityWeather", { city: "Paris" }), { thought: "", call: { tool: "FinalAnswer", answer: "18°C." } }]);
+    const result = JSON.parse(JSON.stringify(await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "mid" })));
+    const attack = '"><img src=x onerror=alert(1)>';
+    Object.assign(result, { status: attack, reason: attack });
+    result.tokens.generated = attack;
+    result.ms.total = attack;
+    const turn = result.turns[0];
+    Object.assign(turn, { check: attack, index: attack, generatedTokens: attack });
+    turn.prompt.tokens = attack;
+    turn.visible.final = attack;
+    turn.guards.push({ kind: attack, guard: "G9", reason: attack });
+    turn.spy = { prompt: attack, grammar: attack, tokens: attack, codec: "json" };
+    result.judgements.push({ kind: attack, turn: 1, value: null, failure: { code: attack }, prompt: { tokens: attack, evaluated: attack }, generatedTokens: attack });
+    result.dropped.push({ turn: attack, tasks: [attack], tokens: attack, keptTokens: attack, forgottenNumbers: [attack] });
+    const page = renderTrace(result);
+    expect(page).not.toContain("<img");
+    expect(page).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none';`);
+  });
 });
+

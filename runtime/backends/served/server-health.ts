@@ -1,3 +1,4 @@
+import { thrownMessage } from "../../../base/thrown-message.js";
 import type { ServerError } from "./server-errors.js";
 
 /** Where a server of a group stands: in rotation, or out of it since a failure, probed again at `nextProbeAt`. */
@@ -72,7 +73,7 @@ export class ServerHealth {
     } catch (error) {
       if (this.disposed) return;
       const next = Math.min(waited * 2, this.options.maxProbeMs);
-      const failure = error instanceof Error ? error.message : String(error);
+      const failure = thrownMessage(error);
       this.standing.set(url, { ...standing, failure, nextProbeAt: Date.now() + next, probes: standing.probes + 1 });
       this.schedule(url, next);
       return;

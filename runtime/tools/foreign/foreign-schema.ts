@@ -1,3 +1,4 @@
+import { thrownMessage } from "../../../base/thrown-message.js";
 import { ToolDefinitionError } from "../tool-definition-error.js";
 
 /** What a tool's own schema library made of validated arguments: its value (zod's parse, defaults applied), or why it refused them. */
@@ -61,7 +62,7 @@ export function readParams(tool: string, params: unknown): ParamsReading {
     try {
       json = standard.jsonSchema.input({ target: "draft-2020-12" });
     } catch (error) {
-      throw new ToolDefinitionError(tool, "params", `${standard.vendor} could not write it as JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ToolDefinitionError(tool, "params", `${standard.vendor} could not write it as JSON Schema: ${thrownMessage(error)}`);
     }
     return {
       params: json,
@@ -93,6 +94,6 @@ function lazySchema(tool: string, create: Function): unknown {
   try {
     return create();
   } catch (error) {
-    throw new ToolDefinitionError(tool, "params", `a lazy schema threw when created: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ToolDefinitionError(tool, "params", `a lazy schema threw when created: ${thrownMessage(error)}`);
   }
 }

@@ -16,6 +16,19 @@ describe("ToolRegistry.execute: every failure is an observation with a code, nev
     tool("Rejects", () => Promise.reject(new Error("nope"))),
     tool("Hangs", () => new Promise(() => {})),
     bigint,
+    tool("ThrowsBare", () => {
+      throw Object.create(null);
+    }),
+    tool("RejectsBare", () => Promise.reject(Object.create(null))),
+    tool("ThrowsGetter", () => {
+      const error = new Error("x");
+      Object.defineProperty(error, "message", {
+        get() {
+          throw new Error("no message");
+        },
+      });
+      throw error;
+    }),
   ]);
 
   it.each([
@@ -25,6 +38,10 @@ describe("ToolRegistry.execute: every failure is an observation with a code, nev
     ["Throws", { n: 1 }, { ok: false, code: "threw", result: { error: "Throws failed: boom" } }],
     ["Rejects", { n: 1 }, { ok: false, code: "threw", result: { error: "Rejects failed: nope" } }],
     ["Big", { n: 1 }, { ok: false, code: "unserialisable" }],
+    // A tool that throws what has no text (no toString, a message getter that throws) is an observation too.
+    ["ThrowsBare", { n: 1 }, { ok: false, code: "threw", result: { error: "ThrowsBare failed: an unprintable object" } }],
+    ["RejectsBare", { n: 1 }, { ok: false, code: "threw", result: { error: "RejectsBare failed: an unprintable object" } }],
+    ["ThrowsGetter", { n: 1 }, { ok: false, code: "threw", result: { error: "ThrowsGetter failed: an unprintable object" } }],
     // Found by the soak: a model wrote 1e999, JSON.parse made it Infinity, and ajv's "number" accepts that.
     ["Ok", JSON.parse('{"n":-1e999}'), { ok: false, code: "bad-arguments", result: { error: "invalid arguments for Ok: /n must be a finite number" } }],
   ] as const)("%s(%j)", async (name, args, expected) => {
