@@ -8,7 +8,7 @@ export * from "./core.js";
 
 // What needs Node: models by path or URI, llama-server, tools modules and MCP servers, one sampled value
 export { loadTools, ToolsModuleError } from "./runtime/tools/load-tools.js";
-export { mcpTools, McpToolError, type McpToolSet, type McpToolsOptions } from "./runtime/tools/mcp-tools.js";
+export { MAX_TOOL_PAGES, mcpTools, McpToolError, McpToolListError, type McpToolSet, type McpToolsOptions } from "./runtime/tools/mcp-tools.js";
 export { connectMcpServer, McpConnectError, type McpConnection, type McpServerSpec } from "./runtime/tools/mcp-server.js";
 export { loadModel, llamaModelPort, type LlamaModelPort } from "./runtime/backends/llama/load-model.js";
 export { openModel, type ModelSource, type OpenModelOptions, type OpenedModel } from "./runtime/backends/llama/open-model.js";

@@ -14,7 +14,13 @@ export class McpToolError extends NarrowgaugeError {
 }
 
 export interface McpToolsOptions {
-  /** Tools annotated `destructiveHint: true` that may run: true for all, or their names. Defaults to none: they are switched off (documented, never offered). */
+  /**
+   * Destructive tools that may run: true for all, or their names. A tool is
+   * destructive as the MCP specification reads its annotations: unless it
+   * says `readOnlyHint: true` or `destructiveHint: false` (a tool with no
+   * annotations is destructive). Defaults to none: they are switched off
+   * (documented, never offered).
+   */
   allowDestructive?: boolean | readonly string[];
   /** Prepended to every tool's name (`fs.` → `fs.read_file`), to keep two servers' tools apart. Defaults to none. */
   prefix?: string;
@@ -49,7 +55,24 @@ function observed(result: { content?: unknown; structuredContent?: unknown }): u
   });
 }
 
-const isDestructive = (annotations: ToolAnnotations | undefined) => annotations?.destructiveHint === true;
+/** Destructive as the MCP specification reads the hints: `destructiveHint` defaults to true unless the tool says it is read-only. */
+const isDestructive = (annotations: ToolAnnotations | undefined) => annotations?.readOnlyHint !== true && annotations?.destructiveHint !== false;
+
+/** How many pages of a tool list are read: a server that pages on past this (or repeats a cursor) is refused, not followed forever. */
+export const MAX_TOOL_PAGES = 100;
+
+/** A server's tool list could not be read to its end: it paged past MAX_TOOL_PAGES, or repeated a cursor. */
+export class McpToolListError extends NarrowgaugeError {
+  readonly code = "mcp-tool-list";
+  readonly endsRun = true;
+}
+
+/** Names a listed tool may not take: the final answer's, and one listed already. */
+function nameRefusal(name: string, taken: ReadonlySet<string>): string | null {
+  if (name === "FinalAnswer") return "FinalAnswer is the name of the final answer";
+  if (taken.has(name)) return "the server listed another tool of this name first";
+  return null;
+}
 
 /**
  * A connected MCP client's tools (stdio or Streamable HTTP, from
@@ -63,14 +86,25 @@ const isDestructive = (annotations: ToolAnnotations | undefined) => annotations?
 export async function mcpTools(client: Pick<Client, "listTools" | "callTool">, options: McpToolsOptions = {}): Promise<McpToolSet> {
   const set: McpToolSet = { tools: [], refused: [], switchedOff: [] };
   const listed: Array<{ name: string; description?: string; title?: string; inputSchema: unknown; annotations?: ToolAnnotations }> = [];
-  for (let cursor: string | undefined, first = true; first || cursor; first = false) {
+  const cursors = new Set<string>();
+  for (let cursor: string | undefined, pages = 0; pages === 0 || cursor; pages++) {
+    if (pages >= MAX_TOOL_PAGES) throw new McpToolListError(`the server's tool list runs past ${MAX_TOOL_PAGES} pages`);
     const page = await client.listTools(cursor ? { cursor } : undefined);
-    listed.push(...(page.tools as typeof listed));
-    cursor = page.nextCursor;
+    listed.push(...((Array.isArray(page.tools) ? page.tools : []) as typeof listed));
+    cursor = typeof page.nextCursor === "string" && page.nextCursor !== "" ? page.nextCursor : undefined;
+    if (cursor !== undefined && cursors.has(cursor)) throw new McpToolListError(`the server's tool list repeats the cursor ${JSON.stringify(cursor.slice(0, 80))}`);
+    if (cursor !== undefined) cursors.add(cursor);
   }
   const allowed = (name: string) => options.allowDestructive === true || (Array.isArray(options.allowDestructive) && options.allowDestructive.includes(name));
+  const taken = new Set<string>();
   for (const listing of listed) {
     const name = `${options.prefix ?? ""}${listing.name}`;
+    const refusal = nameRefusal(name, taken);
+    if (refusal) {
+      set.refused.push({ name, reason: refusal });
+      continue;
+    }
+    taken.add(name);
     const off = isDestructive(listing.annotations) && !allowed(listing.name) && !allowed(name);
     const tool: Tool = Object.freeze({
       name,
