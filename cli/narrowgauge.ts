@@ -7,7 +7,7 @@ import { WEATHER_TASK, weatherTools } from "../demos/weather-tools.js";
 import { addAgentFlags, addModelFlags, UsageError, type FlagValues } from "./agent-flags.js";
 import { collect, mountMcpServers } from "./mcp-flags.js";
 import { probeCommand } from "./probe-command.js";
-import { EXIT, runAndReport } from "./run-command.js";
+import { checkTracePath, EXIT, runAndReport } from "./run-command.js";
 import { serverCommand } from "./server-command.js";
 import { spyCommand } from "./spy-command.js";
 import { traceCommand } from "./trace-command.js";
@@ -50,7 +50,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .argument("<task>", "the question or instruction")
     .addHelpText("after", `\n${EXIT_CODES}`)
     .action(async (task: string, flags: FlagValues & { tools?: string; mcp?: string[]; allowDestructive?: string[]; json?: boolean; trace?: string }) => {
+      if (!task.trim()) throw new UsageError("the task must not be empty");
       if (!flags.tools && !flags.mcp) throw new UsageError("give the tools: --tools <module>, --mcp <server>, or both");
+      await checkTracePath(flags.trace);
       const own = flags.tools ? await loadTools(flags.tools) : [];
       const mounted = flags.mcp ? await mountMcpServers(flags.mcp, flags.allowDestructive) : null;
       try {
@@ -68,6 +70,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .addHelpText("after", `\n${DEMO_HELP}\n${EXIT_CODES}`)
     .action(async (flags: FlagValues & { task: string; json?: boolean; trace?: string }) => {
       if (!flags.task.trim()) throw new UsageError("--task must not be empty");
+      await checkTracePath(flags.trace);
       const seed = flags.seed ?? 1;
       // --model tiny is the random adversary, its weights picked by --seed.
       const model = flags.model === "tiny" ? `tiny:${seed}` : flags.model;

@@ -1,7 +1,9 @@
-import { writeFile } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { connectServer, isServerUrl, loadModel, runAgent, type LlamaModelPort, type RemoteModelPort, type RunAgentOptions, type Tool } from "../index.js";
 import { renderTrace } from "../trace/render-trace.js";
-import { agentOptions, modelOptions, type FlagValues } from "./agent-flags.js";
+import { thrownMessage } from "../base/thrown-message.js";
+import { agentOptions, modelOptions, UsageError, type FlagValues } from "./agent-flags.js";
 import { printSummary, runPrinter } from "./print-run.js";
 import { paint } from "./terminal.js";
 
@@ -18,6 +20,14 @@ export interface RunRequest {
   defaults?: Partial<RunAgentOptions>;
   /** Lines printed under the model's name in the transcript, and the answer printed last (the demo on its trained model). */
   explain?: readonly string[];
+}
+
+/** Refuses a --trace path whose folder does not exist before anything runs, rather than after the run with a stack. */
+export async function checkTracePath(path: string | undefined): Promise<void> {
+  if (path === undefined) return;
+  const folder = dirname(resolve(path));
+  const info = await stat(folder).catch(() => null);
+  if (!info?.isDirectory()) throw new UsageError(`--trace: the folder ${folder} does not exist`);
 }
 
 /** A model in this process, or one served by llama-servers. */
@@ -57,7 +67,12 @@ export async function runAndReport(request: RunRequest): Promise<number> {
     if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else printSummary(result, colours, undefined, { answerLast: request.explain !== undefined });
     if (flags.trace) {
-      await writeFile(flags.trace, renderTrace(result));
+      try {
+        await writeFile(flags.trace, renderTrace(result));
+      } catch (error) {
+        process.stderr.write(`Cannot write the trace to ${flags.trace}: ${thrownMessage(error)}\n`);
+        return EXIT.usage;
+      }
       if (!flags.json) process.stdout.write(`Trace: ${flags.trace}\n`);
     }
     return result.status === "answered" ? EXIT.answered : EXIT.failed;

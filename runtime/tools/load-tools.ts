@@ -13,8 +13,14 @@ export class ToolsModuleError extends NarrowgaugeError {
   }
 }
 
-const isTool = (value: unknown): value is Tool =>
-  value !== null && typeof value === "object" && typeof (value as Tool).name === "string" && typeof (value as Tool).run === "function" && typeof (value as Tool).params === "object";
+/** Whether an export is a tool; an export that throws when looked at (a Proxy) is not one. */
+function isTool(value: unknown): value is Tool {
+  try {
+    return value !== null && typeof value === "object" && typeof (value as Tool).name === "string" && typeof (value as Tool).run === "function" && typeof (value as Tool).params === "object";
+  } catch {
+    return false;
+  }
+}
 
 /** What to change when Node itself cannot load an ES module from CommonJS (Node before 20.19). */
 function reasonFor(error: unknown): string {
@@ -43,9 +49,14 @@ export async function loadTools(path: string): Promise<Tool[]> {
   }
   const found = new Map<string, Tool>();
   // A CommonJS module's exports arrive as the namespace's `default` (and, for static exports, as named ones too).
-  const values = [...Object.values(module), ...(module.default && typeof module.default === "object" ? Object.values(module.default) : [])];
-  for (const value of values) {
-    for (const candidate of Array.isArray(value) ? value : [value]) if (isTool(candidate)) found.set(candidate.name, candidate);
+  try {
+    const values = [...Object.values(module), ...(module.default && typeof module.default === "object" ? Object.values(module.default) : [])];
+    for (const value of values) {
+      for (const candidate of Array.isArray(value) ? value : [value]) if (isTool(candidate)) found.set(candidate.name, candidate);
+    }
+  } catch (error) {
+    // An export that throws when its values are read (a Proxy's trap) is said in a line, not with the module's source.
+    throw new ToolsModuleError(path, `reading its exports threw: ${thrownMessage(error, 300)}`);
   }
   if (found.size === 0) throw new ToolsModuleError(path, "it exports no tools (define them with defineTool and export them)");
   return [...found.values()];
