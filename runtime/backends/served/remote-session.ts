@@ -84,6 +84,9 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
       signal: request.signal,
       answerMs: settings.answerMs,
       idleMs: settings.idleMs,
+      // A generation streams an event per token or fewer, and its final one: more is a server streaming past what was asked.
+      maxEvents: request.maxTokens + STREAM_EVENT_SLACK,
+      totalMs: settings.answerMs + request.maxTokens * settings.idleMs,
     });
     for await (const event of events) {
       const content = typeof event.content === "string" ? event.content : "";
@@ -138,6 +141,9 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
     ...(tokens.length === predicted - (stopType === "eos" ? 1 : 0) ? { tokens } : {}),
   };
 }
+
+/** Events a stream may send beyond one per token asked for (the final event, a progress event or two). */
+const STREAM_EVENT_SLACK = 16;
 
 /** One generation on a server slot: the request is the work, so it settles when it answers. */
 export function slotJob(slot: ServerSlot, request: GenerateRequest, settings: SlotRequestSettings): SessionJob {

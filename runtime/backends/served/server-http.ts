@@ -17,7 +17,16 @@ export interface RequestLimits {
   answerMs: number;
   /** Longest silence between two streamed events, in ms (streams only). */
   idleMs?: number;
+  /** Longest a whole stream may take, in ms, however often it speaks (streams only); unbounded when absent. */
+  totalMs?: number;
+  /** Most bytes an answer may hold: a JSON answer (default 16 MiB) or a whole stream (default 64 MiB). */
+  maxBytes?: number;
+  /** Most events a stream may send (streams only; a generation's, its tokens and a few more); unbounded when absent. */
+  maxEvents?: number;
 }
+
+/** Defaults of the size bounds: what a llama-server answer never comes near. */
+export const ANSWER_BOUNDS = { jsonBytes: 16 * 2 ** 20, streamBytes: 64 * 2 ** 20, lineBytes: 2 ** 20 } as const;
 
 type Json = Record<string, unknown>;
 
@@ -82,8 +91,27 @@ async function open(url: string, init: RequestInit, limits: RequestLimits) {
   }
 }
 
-async function readJson(url: string, response: Response): Promise<Json> {
-  const text = await response.text();
+/** A response's text, read up to `maxBytes` (more is a protocol failure, the rest never read). */
+async function boundedText(url: string, response: Response, maxBytes: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new ServerError(url, "protocol", `an answer larger than ${maxBytes} bytes`, response.status);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+async function readJson(url: string, response: Response, maxBytes: number = ANSWER_BOUNDS.jsonBytes): Promise<Json> {
+  const text = await boundedText(url, response, maxBytes);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -104,7 +132,7 @@ export async function requestJson(base: string, path: string, body: unknown, lim
   const init: RequestInit = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   const { response, controller, dispose } = await open(url, init, limits);
   try {
-    return await readJson(url, response);
+    return await readJson(url, response, limits.maxBytes);
   } catch (error) {
     throw transportFailure(url, error, controller, limits.signal, true);
   } finally {
@@ -114,13 +142,18 @@ export async function requestJson(base: string, path: string, body: unknown, lim
 
 /**
  * POSTs a streaming request and yields its server-sent events' JSON, each
- * within `idleMs` of the last. Closing the iteration (or the caller's
- * signal) closes the connection, which cancels the task on the server.
+ * within `idleMs` of the last, the whole within `totalMs`, at most
+ * `maxEvents` events and `maxBytes` bytes, no line longer than a MiB: a
+ * server that streams forever (empty events, tokens past the ones asked
+ * for, bytes with no newline) fails the request rather than hold it.
+ * Closing the iteration (or the caller's signal) closes the connection,
+ * which cancels the task on the server.
  */
 export async function* streamJson(base: string, path: string, body: unknown, limits: RequestLimits): AsyncGenerator<Json> {
   const url = new URL(path, base).href;
   const init: RequestInit = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   const { response, controller, timer, dispose } = await open(url, init, limits);
+  let total: NodeJS.Timeout | undefined;
   try {
     if (!response.ok || !response.body) {
       await readJson(url, response);
@@ -128,20 +161,32 @@ export async function* streamJson(base: string, path: string, body: unknown, lim
     }
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffered = "";
+    let bytes = 0;
+    let events = 0;
+    let lines = 0;
+    const maxBytes = limits.maxBytes ?? ANSWER_BOUNDS.streamBytes;
+    // A deadline for the whole stream that no event pushes back.
+    if (limits.totalMs !== undefined) total = setTimeout(() => controller.abort(new ServerTimeout(limits.totalMs!)), limits.totalMs);
     // Until its first event the server may still be evaluating the prompt: that wait is answerMs's, the silences after it idleMs's.
     for (let first = true; ; first = false) {
       timer.arm(first ? limits.answerMs : (limits.idleMs ?? limits.answerMs));
       const { done, value } = await reader.read();
       if (done) break;
+      bytes += value.length;
+      if (bytes > maxBytes) throw new ServerError(url, "protocol", `a stream larger than ${maxBytes} bytes`);
       buffered += value;
+      if (buffered.length > ANSWER_BOUNDS.lineBytes && buffered.indexOf("\n") < 0) throw new ServerError(url, "protocol", `a stream line longer than ${ANSWER_BOUNDS.lineBytes} bytes`);
       let end: number;
       while ((end = buffered.indexOf("\n")) >= 0) {
         const line = buffered.slice(0, end).trim();
         buffered = buffered.slice(end + 1);
+        // Blank lines and comments count too (three lines an event at most): a stream of nothing but keep-alives ends.
+        if (limits.maxEvents !== undefined && ++lines > limits.maxEvents * 3) throw new ServerError(url, "protocol", `a stream of more than ${limits.maxEvents * 3} lines without its end`);
         if (line === "" || line.startsWith(":")) continue;
         const event = /^(data|error):\s?(.*)$/.exec(line);
         if (!event) throw new ServerError(url, "protocol", `unexpected stream line ${JSON.stringify(line.slice(0, 120))}`);
         if (event[2] === "[DONE]") return;
+        if (limits.maxEvents !== undefined && ++events > limits.maxEvents) throw new ServerError(url, "protocol", `a stream of more than ${limits.maxEvents} events (more than the tokens asked for)`);
         let parsed: unknown;
         try {
           parsed = JSON.parse(event[2]!);
@@ -160,6 +205,7 @@ export async function* streamJson(base: string, path: string, body: unknown, lim
   } catch (error) {
     throw transportFailure(url, error, controller, limits.signal, true);
   } finally {
+    clearTimeout(total);
     dispose();
     controller.abort();
   }

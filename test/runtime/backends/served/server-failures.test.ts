@@ -2,7 +2,9 @@ import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectServer, runAgent, ServerError, ServerTrustError, ServerVocabularyError, type RemoteModelPort } from "../../../../index.js";
 import { tinyModelFile } from "../../../../runtime/gguf/forge/tiny-model-file.js";
+import { createServer } from "node:http";
 import { freePort } from "../../../../runtime/backends/served/llama-server-process.js";
+import { requestJson } from "../../../../runtime/backends/served/server-http.js";
 import { weatherTools } from "../../../../demos/weather-tools.js";
 import { startFakeServer, type FakeServer, type FakeServerOptions } from "../../../helpers/fake-llama-server.js";
 
@@ -29,6 +31,12 @@ async function connect(url: string, options: Parameters<typeof connectServer>[1]
 const rejection = (promise: Promise<unknown>) => promise.then(() => expect.unreachable("it connected"), (error: unknown) => error);
 const STEP = JSON.stringify({ thought: "done", call: { tool: "FinalAnswer", answer: "It is sunny." } });
 const streamed = (path: string, body: Record<string, unknown>) => path === "/completion" && body.stream === true;
+/** Writes `chunk()` every millisecond until the client goes away. */
+function endless(response: ServerResponse, chunk: () => string): void {
+  response.writeHead(200);
+  const timer = setInterval(() => response.write(chunk()), 1);
+  response.on("close", () => clearInterval(timer));
+}
 
 describe("connecting to a server", () => {
   it("a URL where nothing listens is a ServerError (unreachable), at once", async () => {
@@ -162,6 +170,10 @@ describe("a run on a server that fails", () => {
     ["answers HTTP 500", (response) => (response.writeHead(500, { "content-type": "application/json" }), response.end(JSON.stringify({ error: { message: "boom" } }))), /HTTP 500.*boom/],
     ["closes the connection mid-step", (response) => (response.writeHead(200), response.write(`data: ${JSON.stringify({ content: "{", tokens: [1], stop: false })}\n\n`), setTimeout(() => response.socket?.destroy(), 50)), /connection-lost/],
     ["ends the stream without a final event", (response) => (response.writeHead(200), response.end(`data: ${JSON.stringify({ content: "{", tokens: [1], stop: false })}\n\n`)), /connection-lost|protocol/],
+    // Streams that never end, each event re-arming the idle timer: bounded by lines, events and line length.
+    ["streams empty lines forever", (response) => endless(response, () => "\n\n\n\n"), /protocol.*lines/],
+    ["streams tokens past the ones asked for", (response) => endless(response, () => `data: ${JSON.stringify({ content: "", tokens: [1], stop: false })}\n\n`), /protocol.*events/],
+    ["streams bytes with no newline", (response) => endless(response, () => "x".repeat(65_536)), /protocol.*line longer/],
   ];
   for (const [name, behave, message] of failures) {
     it(`a server that ${name} fails the run with server-failed, promptly`, async () => {
@@ -193,5 +205,25 @@ describe("a run on a server that fails", () => {
     const result = await runAgent({ model, tools: weatherTools, task, profile: "none", signal: controller.signal });
     expect(result.status).toBe("aborted");
     expect(performance.now() - started).toBeLessThan(2500);
+  });
+});
+
+describe("answers too large to read", () => {
+  it("refuses a JSON answer past its byte bound without reading the rest (a /props of hundreds of MB)", async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      const timer = setInterval(() => response.write(`{"pad":"${"x".repeat(1 << 20)}",`), 1);
+      response.on("close", () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+      const error = await requestJson(url, "/props", undefined, { answerMs: 10_000, maxBytes: 4 << 20 }).catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(ServerError);
+      expect((error as Error).message).toMatch(/larger than 4194304 bytes/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
