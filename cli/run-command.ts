@@ -1,6 +1,6 @@
 import { stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { connectServer, isServerUrl, loadModel, runAgent, type LlamaModelPort, type RemoteModelPort, type RunAgentOptions, type Tool } from "../index.js";
+import { connectServer, isServerUrl, loadModel, NarrowgaugeError, runAgent, type LlamaModelPort, type RemoteModelPort, type RunAgentOptions, type Tool } from "../index.js";
 import { renderTrace } from "../trace/render-trace.js";
 import { thrownMessage } from "../base/thrown-message.js";
 import { agentOptions, modelOptions, UsageError, type FlagValues } from "./agent-flags.js";
@@ -20,6 +20,29 @@ export interface RunRequest {
   defaults?: Partial<RunAgentOptions>;
   /** Lines printed under the model's name in the transcript, and the answer printed last (the demo on its trained model). */
   explain?: readonly string[];
+}
+
+/** A tool called process.exit during a command's run: its call fails (an observation), the command goes on. */
+class ToolExitError extends NarrowgaugeError {
+  readonly code = "tool-exit";
+  readonly endsRun = false;
+}
+
+/**
+ * Runs `work` with process.exit turned into a throw: a tool module the
+ * command loaded that calls it fails that call (the model sees the error)
+ * instead of ending the command with code 0 and no result.
+ */
+async function withoutToolExits<T>(work: () => Promise<T>): Promise<T> {
+  const exit = process.exit;
+  process.exit = ((code?: number | string | null) => {
+    throw new ToolExitError(`a tool called process.exit(${code ?? ""}); narrowgauge's command line does not exit for a tool`);
+  }) as typeof process.exit;
+  try {
+    return await work();
+  } finally {
+    process.exit = exit;
+  }
 }
 
 /** Refuses a --trace path whose folder does not exist before anything runs, rather than after the run with a stack. */
@@ -55,7 +78,7 @@ export async function runAndReport(request: RunRequest): Promise<number> {
   process.once("SIGINT", onSignal);
   const colours = paint(process.stdout);
   try {
-    const result = await runAgent({
+    const result = await withoutToolExits(() => runAgent({
       ...request.defaults,
       ...agentOptions(flags, model.description.sampling.sampling),
       model,
@@ -63,7 +86,7 @@ export async function runAndReport(request: RunRequest): Promise<number> {
       task: request.task,
       signal: controller.signal,
       onEvent: flags.json ? undefined : runPrinter({ spy: flags.spy ?? false, live: Boolean(process.stdout.isTTY), paint: colours, intro: request.explain }),
-    });
+    }));
     if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else printSummary(result, colours, undefined, { answerLast: request.explain !== undefined });
     if (flags.trace) {

@@ -77,4 +77,11 @@ describe("the narrowgauge command line", () => {
     expect(missing.stderr).toContain("model file not found: /nonexistent/model.gguf");
     expect((await cli("run", "--tools", join(ROOT, "README.md"), "task")).code).toBe(2);
   }, forProcesses(5));
+
+  it("a tool that calls process.exit fails that call; the command goes on and prints its result", async () => {
+    const { stdout } = await cli("run", "--tools", join(ROOT, "test", "fixtures", "exit-tools.ts"), "--json", "--max-turns", "2", "Quit now");
+    const result = JSON.parse(stdout);
+    expect(JSON.stringify(result.turns)).toContain("a tool called process.exit(0)");
+  }, forProcesses(1));
 });
+

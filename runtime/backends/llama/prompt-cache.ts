@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import { commonPrefixLength } from "../../engine/common-prefix.js";
 
@@ -18,7 +18,14 @@ import { commonPrefixLength } from "../../engine/common-prefix.js";
  * (size, flash attention); node-llama-cpp warns that another model's state
  * may crash the process. A state that fails to load is deleted and the
  * prompt evaluated as usual. Files are written under a temporary name and
- * renamed, so concurrent processes never read half a file.
+ * renamed, so concurrent processes never read half a file; a temporary file
+ * a killed process left behind is removed when the cache is next opened.
+ *
+ * The state is loaded with node-llama-cpp's `acceptRisk` and no integrity
+ * check beyond the model fingerprint in its name: whoever can write the
+ * cache directory can make the process load any state. Keep it a directory
+ * only the user running narrowgauge writes (the default is under the user's
+ * cache folder).
  */
 export interface PromptCacheStats {
   /** Tokens the loaded state held in common with the prompt (0 on a miss). */
@@ -34,7 +41,9 @@ export class PromptCache {
   /** The cache for a model and context layout, in `directory` (created when missing). */
   static async open(directory: string, model: { file: string; contextSize: number; flashAttention: boolean }): Promise<PromptCache> {
     await mkdir(directory, { recursive: true });
-    return new PromptCache(join(resolve(directory), `${await fingerprint(model)}.kv`));
+    const cache = new PromptCache(join(resolve(directory), `${await fingerprint(model)}.kv`));
+    await cache.sweepOrphans();
+    return cache;
   }
 
   /**
@@ -76,6 +85,16 @@ export class PromptCache {
     }
   }
 
+  /** Removes this cache's temporary files whose writing process is gone (killed mid-write). */
+  private async sweepOrphans(): Promise<void> {
+    const prefix = `${basename(this.file)}.`;
+    const names = await readdir(dirname(this.file)).catch(() => [] as string[]);
+    for (const name of names) {
+      const match = /^(\d+)\.\d+\.tmp(\.tokens)?$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : "");
+      if (match && !processAlive(Number(match[1]))) await rm(join(dirname(this.file), name), { force: true });
+    }
+  }
+
   /** The stored state's tokens, from its index file; null when there is none or it cannot be read. */
   private async tokens(): Promise<readonly Token[] | null> {
     if (this.stored) return this.stored;
@@ -111,5 +130,15 @@ async function fingerprint(model: { file: string; contextSize: number; flashAtte
       .slice(0, 24);
   } finally {
     await handle.close();
+  }
+}
+
+/** Whether a process of this id still runs (signal 0 tests without sending). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM";
   }
 }

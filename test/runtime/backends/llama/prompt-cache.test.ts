@@ -48,4 +48,18 @@ describe("the prompt cache file (a warm first turn in a new process)", () => {
     expect(other.prompt.evaluated).toBe(other.prompt.tokens);
     expect((await readdir(directory)).filter((name) => name.endsWith(".kv"))).toHaveLength(2);
   }, 120_000);
+
+  it("removes the temporary files a killed process left, and keeps a live process's", async () => {
+    await firstTurn(directory, WEATHER_TASK);
+    const [state] = (await readdir(directory)).filter((name) => name.endsWith(".kv"));
+    // A pid no process has (above the kernel's pid_max), and this process's own, writing now.
+    const orphan = `${state}.4194305.1.tmp`;
+    const live = `${state}.${process.pid}.2.tmp`;
+    for (const name of [orphan, `${orphan}.tokens`, live]) await writeFile(join(directory, name), "half a file");
+    await firstTurn(directory, "How warm is Tokyo in Fahrenheit?");
+    const left = await readdir(directory);
+    expect(left).not.toContain(orphan);
+    expect(left).not.toContain(`${orphan}.tokens`);
+    expect(left).toContain(live);
+  }, 120_000);
 });
