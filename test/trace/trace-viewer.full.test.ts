@@ -96,4 +96,24 @@ describe.skipIf(!hasChromium)("the HTML trace viewer in a real browser", () => {
     await page.screenshot({ path: join(ARTIFACTS, "probe.png"), fullPage: true });
     await page.close();
   });
+
+  it("runs no script and asks for nothing from a crafted run file (an attachment to a bug report)", async () => {
+    const model = scriptedModel([call("CityWeather", { city: "Paris" }), final("18°C.")]);
+    const result = JSON.parse(JSON.stringify(await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "mid" })));
+    const attack = '"><img src="https://attacker.example/x" onerror="document.title=\'pwned\'"><script>document.title="pwned"</script>';
+    Object.assign(result, { reason: attack, status: attack });
+    Object.assign(result.turns[0], { check: attack, index: attack });
+    result.turns[0].guards.push({ kind: attack, guard: "G9", reason: attack });
+    const file = join(await mkdtemp(join(tmpdir(), "narrowgauge-trace-")), "crafted.html");
+    await writeFile(file, renderTrace(result));
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    page.on("request", (request) => request.url().startsWith("file:") || requests.push(request.url()));
+    await page.goto(pathToFileURL(file).href);
+    expect(requests).toEqual([]);
+    expect(await page.title()).not.toBe("pwned");
+    expect(await page.locator("img, script").count()).toBe(0);
+    expect(await page.locator("[data-reason]").textContent()).toBe(attack);
+  });
 });
+
