@@ -19,7 +19,7 @@ const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.to
 /** The flags every command that loads a model shares. */
 export function addModelFlags(command: Command, defaultModel?: string): Command {
   return command
-    .addOption(new Option("--model <source>", "a GGUF path, tiny or tiny:SEED (the built-in random model), hf:user/repo/file.gguf (downloaded once), or http://host:port of a llama-server (several, comma-separated)").default(defaultModel))
+    .addOption(new Option("--model <source>", "a GGUF path, demo (the trained weather model), tiny or tiny:SEED (the built-in random model), hf:user/repo/file.gguf (downloaded once), or http://host:port of a llama-server (several, comma-separated)").default(defaultModel))
     .option("--vocabulary <gguf>", "with a server: a local copy of the served GGUF, for its tokenizer and chat template (default: the path the server reports)")
     .option("--threads <n>", "CPU threads (default: 1 below 256 MiB, else the cores)", integer(1))
     .option("--context-size <tokens>", "tokens one run can hold (default: the training context capped at 4096)", integer(64))

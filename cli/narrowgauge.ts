@@ -40,7 +40,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
-  addAgentFlags(addModelFlags(program.command("run"), "tiny"))
+  addAgentFlags(addModelFlags(program.command("run")))
     .description("run an agent over the tools a module exports, on one task")
     .option("--tools <module>", "a .ts or .js module exporting tools made with defineTool (TypeScript loads without a build step)")
     .option("--mcp <server>", 'an MCP server\'s tools: "<command and args>" (stdio) or an http(s) URL; repeatable', collect)
@@ -52,6 +52,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .action(async (task: string, flags: FlagValues & { tools?: string; mcp?: string[]; allowDestructive?: string[]; json?: boolean; trace?: string }) => {
       if (!task.trim()) throw new UsageError("the task must not be empty");
       if (!flags.tools && !flags.mcp) throw new UsageError("give the tools: --tools <module>, --mcp <server>, or both");
+      // Real tools are not called by a random model on a guess: the model is named (tiny, the random test model, on purpose).
+      if (!flags.model) throw new UsageError("give the model: --model <file.gguf>, a llama-server URL, demo (the trained weather model), or tiny (random weights, for testing); `narrowgauge server start --model <file.gguf>` serves one");
       await checkTracePath(flags.trace);
       const own = flags.tools ? await loadTools(flags.tools) : [];
       const mounted = flags.mcp ? await mountMcpServers(flags.mcp, flags.allowDestructive) : null;

@@ -59,7 +59,7 @@ describe("the narrowgauge command line", () => {
     const directory = await mkdtemp(join(tmpdir(), "narrowgauge-cli-mcp-"));
     await writeFile(join(directory, "a.txt"), "hello");
     const server = `${join(ROOT, "node_modules", ".bin", "mcp-server-filesystem")} ${directory}`;
-    const { code, stdout, stderr } = await cli("run", "--mcp", server, "--context-size", "16384", "--max-turns", "2", `List the files in ${directory}`, "--json");
+    const { code, stdout, stderr } = await cli("run", "--mcp", server, "--model", "tiny", "--context-size", "16384", "--max-turns", "2", `List the files in ${directory}`, "--json");
     expect([0, 1], stderr).toContain(code);
     const result = JSON.parse(stdout);
     expect(result.turns[0].visible.tools).toEqual(expect.arrayContaining(["list_directory", "read_text_file"]));
@@ -75,11 +75,15 @@ describe("the narrowgauge command line", () => {
     const missing = await cli("demo", "--model", "/nonexistent/model.gguf");
     expect(missing).toMatchObject({ code: 2 });
     expect(missing.stderr).toContain("model file not found: /nonexistent/model.gguf");
-    expect((await cli("run", "--tools", join(ROOT, "README.md"), "task")).code).toBe(2);
+    expect((await cli("run", "--tools", join(ROOT, "README.md"), "--model", "tiny", "task")).code).toBe(2);
+    // Real tools are not handed to the random model by default.
+    const unnamed = await cli("run", "--tools", TOOLS, "task");
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain("give the model: --model <file.gguf>");
   }, forProcesses(5));
 
   it("a tool that calls process.exit fails that call; the command goes on and prints its result", async () => {
-    const { stdout } = await cli("run", "--tools", join(ROOT, "test", "fixtures", "exit-tools.ts"), "--json", "--max-turns", "2", "Quit now");
+    const { stdout } = await cli("run", "--tools", join(ROOT, "test", "fixtures", "exit-tools.ts"), "--model", "tiny", "--json", "--max-turns", "2", "Quit now");
     const result = JSON.parse(stdout);
     expect(JSON.stringify(result.turns)).toContain("a tool called process.exit(0)");
   }, forProcesses(1));
