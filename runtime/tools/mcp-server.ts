@@ -22,10 +22,25 @@ export interface McpConnection {
 
 const describe = (spec: McpServerSpec) => ("url" in spec ? spec.url : [spec.command, ...(spec.args ?? [])].join(" "));
 
+/** How much of a server's stderr is kept: its last lines say why it would not start. */
+const STDERR_TAIL = 2000;
+
+/** The last STDERR_TAIL characters a stream wrote, read as it writes (so the server never blocks on a full pipe). */
+function stderrTail(stream: NodeJS.ReadableStream | null): () => string {
+  let tail = "";
+  stream?.on("data", (chunk: Buffer | string) => {
+    tail = (tail + chunk.toString()).slice(-STDERR_TAIL);
+  });
+  stream?.on("error", () => undefined);
+  return () => tail.trim();
+}
+
 /**
  * Connects an MCP client (`@modelcontextprotocol/sdk`, loaded on first use)
- * to a server: stdio for a command (its stderr discarded), Streamable HTTP
- * for a URL. Hand the client to mcpTools; close it when done.
+ * to a server: stdio for a command, Streamable HTTP for a URL. A server that
+ * will not start is a McpConnectError with the tail of what it wrote to
+ * stderr (where servers say why: "None of the specified directories are
+ * accessible"). Hand the client to mcpTools; close it when done.
  */
 export async function connectMcpServer(spec: McpServerSpec, options: { name?: string; timeoutMs?: number } = {}): Promise<McpConnection> {
   const [{ Client }, transports] = await Promise.all([
@@ -39,15 +54,17 @@ export async function connectMcpServer(spec: McpServerSpec, options: { name?: st
       : new (transports as typeof import("@modelcontextprotocol/sdk/client/stdio.js")).StdioClientTransport({
           command: spec.command,
           args: [...(spec.args ?? [])],
-          stderr: "ignore",
+          stderr: "pipe",
           ...(spec.env ? { env: spec.env } : {}),
           ...(spec.cwd ? { cwd: spec.cwd } : {}),
         });
+  const stderr = stderrTail("stderr" in transport ? (transport.stderr as NodeJS.ReadableStream | null) : null);
   try {
     await client.connect(transport, { timeout: options.timeoutMs ?? 30_000 });
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw new McpConnectError(describe(spec), thrownMessage(error), { cause: error });
+    const said = stderr();
+    throw new McpConnectError(describe(spec), `${thrownMessage(error)}${said ? `; the server wrote: ${said}` : ""}`, { cause: error });
   }
   return { client, close: () => client.close() };
 }

@@ -9,7 +9,7 @@ import { runAgent } from "../../../runtime/loop/run-agent.js";
 import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
 import { openModel } from "../../../runtime/backends/llama/open-model.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
-import { connectMcpServer, type McpConnection } from "../../../runtime/tools/mcp-server.js";
+import { connectMcpServer, McpConnectError, type McpConnection } from "../../../runtime/tools/mcp-server.js";
 import { mcpTools, type McpToolSet } from "../../../runtime/tools/mcp-tools.js";
 import { ROOT } from "../../helpers/cli.js";
 import { testLlama } from "../../helpers/llama.js";
@@ -112,3 +112,12 @@ describe("MCP servers' tools as narrowgauge tools (the reference servers, over s
     expect(await readdir(folder)).not.toContain("evil.txt");
   }, 60_000);
 });
+
+describe("an MCP server that will not start", () => {
+  it("is a McpConnectError that carries what the server wrote to stderr (the reference filesystem server on a missing folder)", async () => {
+    const error = await connectMcpServer({ command: bin(SERVERS.filesystem), args: ["/nonexistent-narrowgauge-folder"] }, { timeoutMs: 20_000 }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(McpConnectError);
+    expect((error as Error).message).toMatch(/the server wrote: .*(nonexistent-narrowgauge-folder|accessible)/s);
+  }, 30_000);
+});
+
