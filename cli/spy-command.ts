@@ -1,8 +1,15 @@
 import type { Command } from "commander";
-import { loadTools, spyFirstTurn } from "../index.js";
+import { describeDecision, loadTools, spyFirstTurn, type FirstTurn } from "../index.js";
 import { weatherTools } from "../demos/weather-tools.js";
 import { agentOptions, type FlagValues } from "./agent-flags.js";
 import { EXIT, loadCliModel } from "./run-command.js";
+
+/** What turn 1 offers, and each guard decision that shaped it (why a tool is hidden, banned or off, a domain narrowed). */
+function offered(turn: FirstTurn): string {
+  const narrowed = Object.entries(turn.visible.enums).map(([parameter, values]) => `\n  ${parameter} narrowed to ${values.join(", ")}`);
+  const decisions = turn.guards.map((decision) => `\n  ${describeDecision(decision)}`);
+  return `── may call: ${[...turn.visible.tools, ...(turn.visible.final ? ["FinalAnswer"] : [])].join(", ") || "nothing"} ──${narrowed.join("")}\n── guards ──${decisions.join("") || "\n  none"}\n`;
+}
 
 /** narrowgauge spy: the first prompt and grammar of a run, rendered but not sampled. */
 export function spyCommand(command: Command, done: (code: number) => void): Command {
@@ -18,7 +25,7 @@ export function spyCommand(command: Command, done: (code: number) => void): Comm
       try {
         const turn = spyFirstTurn({ ...agentOptions(flags, model.description.sampling.sampling), model, tools, task });
         if (flags.json) process.stdout.write(`${JSON.stringify(turn, null, 2)}\n`);
-        else process.stdout.write(`── prompt (${turn.tokens} tokens) ──\n${turn.prompt}\n── step (codec ${turn.codec.name}): ${turn.codec.syntax} ──\n── grammar ──\n${turn.grammar}`);
+        else process.stdout.write(`── prompt (${turn.tokens} tokens) ──\n${turn.prompt}\n${offered(turn)}── step (codec ${turn.codec.name}): ${turn.codec.syntax} ──\n── grammar ──\n${turn.grammar}`);
         done(EXIT.answered);
       } finally {
         await model.dispose();

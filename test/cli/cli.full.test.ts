@@ -41,7 +41,11 @@ describe("the narrowgauge command line", () => {
     expect(turn.prompt).toContain("<|im_start|>user\nWhat is ACME at?<|im_end|>");
     expect(turn.grammar).toContain("root ::=");
     expect(turn.visible.enums).toEqual({ "Quote.ticker": ["ACME"] });
-  }, forProcesses(1));
+    // The text output says what may be called and why the rest is not offered.
+    const text = (await cli("spy", "--tools", TOOLS, "What is ACME at?")).stdout;
+    expect(text).toContain("── may call: Quote ──");
+    expect(text).toMatch(/── guards ──\n {2}G\d: /);
+  }, forProcesses(2));
 
   it("demo answers the reference task on the trained model it ships with: Paris's 18 and New York's 24, the answer last; --json is the same run", async () => {
     const text = await cli("demo");
