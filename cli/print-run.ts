@@ -1,4 +1,4 @@
-import { describeDecision, type GuardDecision, type RunEvent, type RunResult } from "../index.js";
+import { decisionEffect, describeDecision, type GuardDecision, type RunEvent, type RunResult } from "../index.js";
 import type { Paint } from "./terminal.js";
 
 const short = (value: unknown, max = 100): string => {
@@ -25,6 +25,8 @@ export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint;
   const { paint } = options;
   let streaming: string | null = null;
   const streamed = new Set<string>();
+  // What the last turn printed as not offered: printed again only when it changes.
+  let lastHidden = "";
   return (event) => {
     switch (event.type) {
       case "run-start":
@@ -60,6 +62,10 @@ export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint;
         write(`\n${paint.bold(`turn ${turn.index}`)} · may call: ${visible}`);
         const narrowed = Object.entries(turn.visible.enums).map(([key, values]) => `${key} ∈ {${values.join(", ")}}`);
         if (narrowed.length > 0) write(`  narrowed: ${narrowed.join(" · ")}`);
+        // Why what is not offered is not (a tool hidden, FinalAnswer held back): said when it changes, so a user never sees a tool vanish without a reason.
+        const hidden = turn.guards.filter((decision) => decision.kind === "hide-tool" || decision.kind === "hide-final").map((decision) => `${decisionEffect(decision)} (${decision.reason})`).join("; ");
+        if (hidden !== lastHidden && hidden !== "") write(paint.dim(`  not offered: ${hidden}`));
+        lastHidden = hidden;
         for (const decision of turn.guards.filter(isNotable)) write(paint.yellow(`  ${describeDecision(decision)}`));
         write(paint.dim(`  prompt ${turn.prompt.tokens} tokens (${turn.prompt.evaluated} evaluated) · ${turn.generatedTokens} generated · ${turn.ms.total.toFixed(0)} ms`));
         if (options.spy && turn.spy) write(`  ── prompt spy ──\n${turn.spy.prompt}\n  ── grammar ──\n${turn.spy.grammar}`);
