@@ -36,7 +36,9 @@ export function serverCommand(command: Command, done: (code: number) => void): C
       const local = await loadModel(flags.model, { sequences: 1, contextSize: 256 });
       const file = local.opened.file;
       await local.dispose();
-      const server = await startLlamaServer({ model: file, slots: flags.slots, slotContext: flags.slotContext, threads: flags.threads, port: flags.port });
+      // The first start builds llama-server (minutes): its steps are shown, not a silent wait.
+      const binary = await buildLlamaServer({ log: (line) => process.stderr.write(`server:build: ${line}\n`) });
+      const server = await startLlamaServer({ model: file, binary, slots: flags.slots, slotContext: flags.slotContext, threads: flags.threads, port: flags.port });
       process.stdout.write(`${server.url}\n`);
       process.stderr.write(`serving ${file} with ${flags.slots} slot(s) of ${flags.slotContext} tokens; Ctrl-C stops it\n`);
       await new Promise<void>((resolve) => {
