@@ -4,21 +4,23 @@
  * the JSON they emit reads.
  */
 
+const escape = (code: number) => (code > 0xffff ? `\\U${code.toString(16).toUpperCase().padStart(8, "0")}` : `\\u${code.toString(16).toUpperCase().padStart(4, "0")}`);
+
 /**
- * Code point ranges as a GBNF character class, every bound a fixed-width
- * escape (\uXXXX, or \UXXXXXXXX above the BMP): llama.cpp reads them, and so
- * does xgrammar (vLLM, SGLang), whose \x takes any number of hex digits, so
- * `\x1f0-9` there is the reversed range U+01F0 to 9.
+ * Code point ranges as a GBNF character class (`negated`: all but them),
+ * every bound a fixed-width escape (\uXXXX, or \UXXXXXXXX above the BMP):
+ * llama.cpp reads them, and so does xgrammar (vLLM, SGLang, WebLLM), whose
+ * \x takes any number of hex digits, so `\x1f0-9` there is the reversed
+ * range U+01F0 to 9.
  */
-function charClass(ranges: ReadonlyArray<readonly [number, number]>): string {
-  const escape = (code: number) => (code > 0xffff ? `\\U${code.toString(16).toUpperCase().padStart(8, "0")}` : `\\u${code.toString(16).toUpperCase().padStart(4, "0")}`);
+function charClass(ranges: ReadonlyArray<readonly [number, number]>, negated = false): string {
   const merged: Array<[number, number]> = [];
   for (const [from, to] of ranges) {
     const last = merged.at(-1);
     if (last && from === last[1] + 1) last[1] = to;
     else merged.push([from, to]);
   }
-  return `[${merged.map(([from, to]) => (from === to ? escape(from) : `${escape(from)}-${escape(to)}`)).join("")}]`;
+  return `[${negated ? "^" : ""}${merged.map(([from, to]) => (from === to ? escape(from) : `${escape(from)}-${escape(to)}`)).join("")}]`;
 }
 
 /** Printable ASCII a JSON string may hold as is: all but the quote, the backslash (escaped instead) and `excluded`. */
@@ -33,14 +35,38 @@ function asciiRanges(excluded: string): Array<[number, number]> {
   return ranges;
 }
 
-/** DEL and everything past ASCII up to U+10FFFF, less surrogates and U+FFFD (see PRIMITIVE_RULES). */
-const BEYOND_ASCII: Array<[number, number]> = [[0x7f, 0xd7ff], [0xe000, 0xfffc], [0xfffe, 0x10ffff]];
-const unescaped = (excluded: string) => charClass([...asciiRanges(excluded), ...BEYOND_ASCII]);
+/**
+ * Every code point past ASCII up to U+10FFFF, less surrogates and U+FFFD
+ * (see PRIMITIVE_RULES), as alternatives llama.cpp and xgrammar read alike.
+ * Not one class of allowed ranges: xgrammar 0.1.27 (WebLLM's) reads a
+ * class's non-ASCII bounds as their low byte, so that class let `"`, `\` and
+ * control characters into JSON strings and refused é (issue 35, measured by
+ * test/schemas/xgrammar-portability.test.ts). It reads a negated class that
+ * excludes all of ASCII as every multi-byte character (it drops the
+ * non-ASCII members, xgrammar issue 848, fixed upstream by PR 909, so it
+ * admits U+FFFD and encoded surrogates too); llama.cpp reads the members as
+ * written. 0x1FFFFF is the largest value llama.cpp's UTF-8 decoder
+ * yields (a lead byte's low three bits and three continuations).
+ * The literals are allowed characters already: llama.cpp refuses a character
+ * begun in one token and finished in the next under a negated class as soon
+ * as some excluded code point could finish it (llama_grammar_match_partial_char),
+ * where a class of allowed ranges takes it if some allowed one could. One
+ * allowed character for each sequence begun that could become either (ED:
+ * U+D000–DFFF; EF: U+F000–FFFF; EF BF: U+FFC0–FFFF; F4: U+100000–13FFFF)
+ * keeps those tokens writable as before (llama.cpp's check, transcribed from
+ * node-llama-cpp 3.21.1's copy and run over every begun sequence, found no
+ * other difference).
+ */
+const BEYOND_ASCII = [charClass([[0, 0x7f], [0xd800, 0xdfff], [0xfffd, 0xfffd], [0x110000, 0x1fffff]], true), ...[0xd000, 0xffc0, 0x100000].map((code) => `"${escape(code)}"`)].join(" | ");
+
+/** A JSON string's unescaped character: printable ASCII, DEL and BEYOND_ASCII, less `excluded`. */
+const unescaped = (excluded: string) => `${charClass([...asciiRanges(excluded), [0x7f, 0x7f]])} | ${BEYOND_ASCII}`;
 
 /**
  * A character of free text outside JSON (a thought written as the
- * assistant's own text): printable, no space or other whitespace, none of
- * `excluded`, and the same code points beyond ASCII as a JSON string.
+ * assistant's own text), as alternatives for a rule's body: printable, no
+ * space or other whitespace, none of `excluded`, and the same code points
+ * beyond ASCII as a JSON string.
  */
 export function textCharClass(excluded: string): string {
   const ranges: Array<[number, number]> = [];
@@ -50,7 +76,7 @@ export function textCharClass(excluded: string): string {
     if (last && last[1] === code - 1) last[1] = code;
     else ranges.push([code, code]);
   }
-  return charClass([...ranges, ...BEYOND_ASCII]);
+  return `${charClass([...ranges, [0x7f, 0x7f]])} | ${BEYOND_ASCII}`;
 }
 
 const ESCAPES = '"\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])';
@@ -61,10 +87,9 @@ const PRIMITIVE_RULES: Record<string, string> = {
   // (kept out so that a U+FFFD in decoded output can only mean invalid UTF-8).
   // Surrogates and values past U+10FFFF are excluded too: llama.cpp's grammar
   // decodes byte tokens by lead-byte shape alone, and a random model did write
-  // F5 B1 B1 B1 (= 0x171C71) into a thought. The classes list what is allowed
-  // rather than what is not, so no bound lies past U+10FFFF (xgrammar takes
-  // none). Overlong encodings decode to legal code points and cannot be
-  // excluded here; parseGeneration catches them.
+  // F5 B1 B1 B1 (= 0x171C71) into a thought; BEYOND_ASCII names them all.
+  // Overlong encodings decode to legal code points and cannot be excluded
+  // here; parseGeneration catches them.
   // Escapes are exactly JSON.stringify's: \" \\ \b \f \n \r \t and \u00XX.
   "json-char": `${unescaped("")} | ${ESCAPES}`,
   "json-char-no-digit": `${unescaped("0123456789")} | ${ESCAPES}`,
