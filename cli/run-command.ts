@@ -2,7 +2,6 @@ import { stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { connectServer, isServerUrl, loadModel, NarrowgaugeError, runAgent, type LlamaModelPort, type RemoteModelPort, type RunAgentOptions, type Tool } from "../index.js";
 import { renderTrace } from "../trace/render-trace.js";
-import { thrownMessage } from "../base/thrown-message.js";
 import { agentOptions, modelOptions, UsageError, type FlagValues } from "./agent-flags.js";
 import { printSummary, runPrinter } from "./print-run.js";
 import { paint } from "./terminal.js";
@@ -93,7 +92,7 @@ export async function runAndReport(request: RunRequest): Promise<number> {
       try {
         await writeFile(flags.trace, renderTrace(result));
       } catch (error) {
-        process.stderr.write(`Cannot write the trace to ${flags.trace}: ${thrownMessage(error)}\n`);
+        process.stderr.write(`Cannot write the trace to ${flags.trace}: ${(error as Error).message}\n`);
         return EXIT.usage;
       }
       if (!flags.json) process.stdout.write(`Trace: ${flags.trace}\n`);

@@ -1,34 +1,33 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import formats from "ajv-formats";
 import { BoundedCache } from "../base/bounded-cache.js";
+import { AJV_OPTIONS, withFormats } from "./dialects/ajv-setup.js";
 import { dialectValidator } from "./dialects/dialect-validator.js";
 import { schemaKey } from "./schema-key.js";
+import { UnsupportedSchemaError } from "./unsupported-schema-error.js";
 
 /**
  * ajv validators, compiled once per distinct schema. Step schemas are
  * rebuilt every turn as new objects, so the cache is keyed by the schema's
- * JSON text, not object identity.
+ * JSON text, not object identity. Schemas here are in narrowgauge's own form
+ * (draft-07: a step schema, a normalized tool schema); a tool's schema as
+ * written is judged in its own dialect (dialectValidator).
  *
- * ajv counts string length in code points, as the grammar does.
+ * ajv counts string length in code points, as the grammar does. `format` is
+ * checked after sampling, for the formats ajv-setup.ts knows.
  */
-const ajv = new Ajv({
-  allErrors: true,
-  // Only own properties count as present: otherwise an optional parameter named
-  // `constructor` is "present" (inherited from Object.prototype) and wrongly typed.
-  ownProperties: true,
-  // The grammar compiler already refuses unknown keywords (keyword-support.ts);
-  // strict mode would only reject TypeBox's harmless annotations.
-  strict: false,
-});
-// `format` is checked after sampling, for the formats ajv-formats knows (the compiler refuses any other).
-// ajv-formats is CommonJS: under NodeNext its default import is module.exports, typed as the namespace.
-const addFormats = formats as unknown as (instance: Ajv) => Ajv;
-addFormats(ajv);
+const ajv = withFormats(new Ajv(AJV_OPTIONS));
 
 const validators = new BoundedCache<string, ValidateFunction>(512);
 
 export function validatorFor(schema: object): ValidateFunction {
-  return validators.getOrCreate(schemaKey(schema), () => ajv.compile(schema));
+  return validators.getOrCreate(schemaKey(schema), () => {
+    try {
+      return ajv.compile(schema);
+    } catch (error) {
+      // A pattern no RegExp reads, a keyword value ajv cannot compile: typed, never a bare error at a run.
+      throw new UnsupportedSchemaError("pattern", "", `ajv cannot compile it: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`);
+    }
+  });
 }
 
 export type SchemaIssue = Pick<ErrorObject, "keyword" | "instancePath" | "schemaPath" | "params" | "message">;
@@ -49,6 +48,17 @@ function nonFiniteNumbers(value: unknown, path = ""): SchemaIssue[] {
 /** Validates `value` against a schema in narrowgauge's own form (draft-07: a step schema, a normalized tool schema); returns the issues as data (empty when valid). Numbers must also be finite. */
 export function validateAgainst(schema: object, value: unknown): SchemaIssue[] {
   return issuesOf(validatorFor(schema), value);
+}
+
+/**
+ * A call's arguments judged as a run judges them: against the tool's
+ * normalized schema (what the grammar was built from), then against the
+ * schema as written, in its own dialect (what it says beyond: a recursion
+ * deeper than the grammar's, a format, a bound held at the grammar's limit).
+ */
+export function toolArgumentIssues(normalized: object, written: object, value: unknown): SchemaIssue[] {
+  const issues = validateAgainst(normalized, value);
+  return issues.length > 0 ? issues : dialectIssues(written, value);
 }
 
 /** Validates `value` against a tool's schema as written, in its own dialect (dialectValidator). */

@@ -90,12 +90,23 @@ export function checkTool(tool: unknown): object {
   checkToolDefinition(tool);
   const { name, params } = tool as { name: string; params: object };
   try {
-    const { schema } = normalizeSchema(params);
-    cachedGbnf(schema);
-    checkOneOfBranchesOnce(schema);
-    dialectValidator(params);
-    return schema;
+    return readToolParams(params);
   } catch (error) {
     throw error instanceof UnsupportedSchemaError ? error.inTool(name) : error;
   }
+}
+
+/**
+ * A tool's parameter schema as a run reads it: normalized (its dialect,
+ * references, annotations), compiled to a grammar, a oneOf no call can
+ * satisfy refused, and its validator compiled in its own dialect. Returns
+ * the normalized schema; throws UnsupportedSchemaError.
+ */
+export function readToolParams(params: object): object {
+  const { schema } = normalizeSchema(params);
+  // The validator first: what ajv cannot compile is refused with its keyword before anything else reads the schema.
+  dialectValidator(params);
+  cachedGbnf(schema);
+  checkOneOfBranchesOnce(schema);
+  return schema;
 }

@@ -1,7 +1,7 @@
 import { thrownMessage } from "../../base/thrown-message.js";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { checkToolNames } from "../../schemas/step-schema.js";
-import { dialectIssues, describeIssues, validateAgainst } from "../../schemas/validator-cache.js";
+import { describeIssues, toolArgumentIssues } from "../../schemas/validator-cache.js";
 import { REFUSED, TOOL_FAILED } from "../../prompts/model-text.js";
 import { checkTool } from "./check-tool-definition.js";
 import { ToolNames } from "./tool-names.js";
@@ -76,9 +76,7 @@ export class ToolRegistry {
     const tool = this.byName.get(name);
     if (!tool) return errorObservation("unknown-tool", TOOL_FAILED.unknownTool(name, this.names));
     if (holdsProtoKey(args)) return errorObservation("bad-arguments", TOOL_FAILED.protoKey(name));
-    const issues = validateAgainst(tool.params, args);
-    // Then as the schema was written, in its own dialect: what it says beyond what the normalized one holds (a recursion deeper than the grammar's).
-    if (issues.length === 0) issues.push(...dialectIssues(this.written.get(name)!, args));
+    const issues = toolArgumentIssues(tool.params, this.written.get(name)!, args);
     if (issues.length > 0) return errorObservation("bad-arguments", REFUSED.badArguments(name, describeIssues(issues)));
     const aborted = () => errorObservation("aborted", TOOL_FAILED.aborted(name));
     if (options.signal.aborted) return aborted();

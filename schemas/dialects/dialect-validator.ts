@@ -2,28 +2,17 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv"
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import AjvDraft04 from "ajv-draft-04";
-import formats from "ajv-formats";
 import { BoundedCache } from "../../base/bounded-cache.js";
 import { schemaKey } from "../schema-key.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { AJV_OPTIONS, withFormats } from "./ajv-setup.js";
 import { readDialect, type SchemaDialect } from "./schema-dialect.js";
 
-type AnyAjv = Pick<Ajv, "compile" | "validateSchema" | "errors">;
+type AnyAjv = Pick<Ajv, "compile" | "validateSchema" | "errors" | "addFormat">;
 
-const OPTIONS: Options = {
-  allErrors: true,
-  // Only own properties count as present (an optional parameter named `constructor` is not inherited).
-  ownProperties: true,
-  // Vendor keywords and unknown formats are annotations, as JSON Schema says; narrowgauge's compiler decides what it refuses.
-  strict: false,
-  logger: false,
-  // Each schema stands alone: two tools whose schemas share an `$id` must not collide in one instance's registry.
-  addUsedSchema: false,
-};
-
-// ajv-formats is CommonJS: under NodeNext its default import is module.exports, typed as the namespace.
-const addFormats = formats as unknown as (instance: AnyAjv) => AnyAjv;
-// ajv-draft-04 likewise exports its class as module.exports.
+const OPTIONS: Options = AJV_OPTIONS;
+const addFormats = withFormats;
+// ajv-draft-04 exports its class as module.exports (CommonJS under NodeNext).
 const Draft04 = AjvDraft04 as unknown as new (options: Options) => AnyAjv;
 
 function createAjv(dialect: SchemaDialect): AnyAjv {
@@ -69,7 +58,7 @@ export function dialectValidator(schema: object): ValidateFunction {
     const { dialect, unknownMetaSchema } = readDialect(schema);
     const ajv = ajvFor(dialect);
     // An unknown meta-schema (and draft-06's, which ajv does not load) is read as the dialect chosen for it; ajv would look the URI up and fail.
-    const readable = unknownMetaSchema === undefined && dialect !== "draft-06" ? schema : withoutMetaSchema(schema);
+    const readable = withoutAjvOnly(unknownMetaSchema === undefined && dialect !== "draft-06" ? schema : withoutMetaSchema(schema));
     if (!ajv.validateSchema(readable)) {
       const first = ajv.errors?.[0];
       throw new UnsupportedSchemaError(keywordOf(first), first?.instancePath ?? "", `not a valid ${dialect} schema: ${first?.message ?? "refused by its meta-schema"}`);
@@ -82,6 +71,13 @@ export function dialectValidator(schema: object): ValidateFunction {
       throw new UnsupportedSchemaError(keyword, "", `the ${dialect} validator cannot compile it: ${message.slice(0, 200)}`);
     }
   });
+}
+
+/** Without ajv's own `$async` (not JSON Schema): it would make the validator return a promise, which reads as "valid". */
+function withoutAjvOnly(schema: object): object {
+  if (!("$async" in schema)) return schema;
+  const { $async: _async, ...rest } = schema as Record<string, unknown>;
+  return rest;
 }
 
 function withoutMetaSchema(schema: object): object {

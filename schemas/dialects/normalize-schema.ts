@@ -1,6 +1,7 @@
 import { BoundedCache } from "../../base/bounded-cache.js";
 import { schemaKey } from "../schema-key.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { KNOWN_FORMATS } from "../keywords/format-keyword.js";
 import { DOCUMENT_KEYWORDS, isDialectKeyword } from "./dialect-vocabulary.js";
 import { isNothing, isRecord, mergeSchemas, NOTHING, type SchemaNode } from "./merge-schemas.js";
 import { readDialect, type SchemaDialect } from "./schema-dialect.js";
@@ -32,8 +33,8 @@ const cache = new BoundedCache<string, NormalizedSchema>(512);
  * `allOf` merged into one schema (mergeSchemas); a `oneOf`/`anyOf` with
  * other keywords beside it distributed into its branches; draft-04's
  * boolean `exclusiveMinimum`/`exclusiveMaximum` as numbers; 2020-12's
- * `prefixItems` as draft-07's array `items`; keywords outside the dialect
- * dropped and listed in `ignored`. Keywords the dialect defines are kept,
+ * `prefixItems` as draft-07's array `items`; keywords outside the dialect,
+ * and a `format` ajv-formats does not know, dropped and listed in `ignored`. Keywords the dialect defines are kept,
  * so the compiler still refuses the ones it cannot honour. A schema that
  * needs no change comes back as the same object. Throws
  * UnsupportedSchemaError.
@@ -138,6 +139,12 @@ class Normalizer {
         continue;
       }
       if (DOCUMENT_KEYWORDS.has(key)) {
+        changed = true;
+        continue;
+      }
+      // A format no validator here knows is an annotation too (JSON Schema: implementations ignore formats they do not know).
+      if (key === "format" && (typeof value !== "string" || !KNOWN_FORMATS.includes(value))) {
+        this.ignored.push(`${path || "/"} format ${JSON.stringify(value)}`);
         changed = true;
         continue;
       }

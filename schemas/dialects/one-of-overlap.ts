@@ -20,20 +20,30 @@ export function checkOneOfBranchesOnce(schema: object): void {
  * `additionalProperties: false` do (what MCP servers write): `{}` matches
  * both, so every call would come back bad-arguments and the tool never run.
  * A branch whose least value matches it alone keeps the union: the model
- * can write a value only one branch takes. Walks a normalized schema;
- * throws UnsupportedSchemaError on `oneOf` with the overlapping value.
+ * can write a value only one branch takes. A union too large to compile
+ * branch by branch cheaply (MAX_CHECKED_UNION) is given the benefit of the
+ * doubt. Walks a normalized schema; throws UnsupportedSchemaError on
+ * `oneOf` with the overlapping value.
  */
-export function checkOneOfBranches(schema: unknown, path = "", depth = 0): void {
-  if (depth > 64) return;
-  if (Array.isArray(schema)) return schema.forEach((item, index) => checkOneOfBranches(item, `${path}/${index}`, depth + 1));
+export function checkOneOfBranches(schema: unknown, path = "", depth = 0, budget = { characters: MAX_CHECKED_TOTAL }): void {
+  if (depth > 64 || budget.characters <= 0) return;
+  if (Array.isArray(schema)) return schema.forEach((item, index) => checkOneOfBranches(item, `${path}/${index}`, depth + 1, budget));
   if (!isRecord(schema)) return;
-  if (Array.isArray(schema.oneOf) && schema.oneOf.length > 1) overlapping(schema.oneOf as object[], `${path}/oneOf`);
+  if (Array.isArray(schema.oneOf) && schema.oneOf.length > 1) overlapping(schema.oneOf as object[], `${path}/oneOf`, budget);
   for (const [key, value] of Object.entries(schema)) {
-    if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") checkOneOfBranches(value, `${path}/${key}`, depth + 1);
+    if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") checkOneOfBranches(value, `${path}/${key}`, depth + 1, budget);
   }
 }
 
-function overlapping(branches: readonly object[], path: string): void {
+/** Branches larger than this (JSON characters, all together) are not checked: compiling each would cost more than it could tell. */
+const MAX_CHECKED_UNION = 50_000;
+/** Branch characters one schema's check compiles in all (nested unions compile again inside their parents'): past it, the rest is not checked. */
+const MAX_CHECKED_TOTAL = 200_000;
+
+function overlapping(branches: readonly object[], path: string, budget: { characters: number }): void {
+  const size = schemaKey(branches).length;
+  if (size > MAX_CHECKED_UNION) return;
+  budget.characters -= size;
   let example: { value: string; matches: number[] } | null = null;
   for (const branch of branches) {
     const text = shortestText(compileGbnf(branch));

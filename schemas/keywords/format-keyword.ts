@@ -1,9 +1,10 @@
 import { fullFormats } from "ajv-formats/dist/formats.js";
+import { FORMAT_OVERRIDES } from "../dialects/ajv-setup.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import type { KeywordDefinition } from "./keyword.js";
 
-/** The formats ajv-formats checks: uri, email, date-time, date, time, uuid, ipv4, ipv6, hostname… */
-export const KNOWN_FORMATS: readonly string[] = Object.keys(fullFormats);
+/** The formats checked after sampling: ajv-formats' (uri, email, date-time, date, time, uuid, ipv4, ipv6, hostname…) and the internationalised ones it lacks (iri, idn-email, …). */
+export const KNOWN_FORMATS: readonly string[] = [...new Set([...Object.keys(fullFormats), ...Object.keys(FORMAT_OVERRIDES)])];
 
 /**
  * `format`, checked after sampling by ajv-formats (the grammar writes any

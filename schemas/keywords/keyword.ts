@@ -54,13 +54,20 @@ export interface EmitContext {
  */
 export const GBNF_REPETITION_LIMIT = 1000;
 
-/** A non-negative integer keyword within the repetition limit, or undefined when absent. */
+/**
+ * A non-negative integer keyword within the repetition limit, or undefined
+ * when absent. An upper bound above the limit (`maxLength: 5000`) is held
+ * at the limit in the grammar, a narrowing like the default bounds (ajv
+ * still checks the schema's own); a lower bound above it cannot be written
+ * and is refused.
+ */
 export function integerKeyword(node: Schema, keyword: string, path: string): number | undefined {
   const value = node[keyword];
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
     throw new UnsupportedSchemaError(keyword, path, `must be a non-negative integer, got ${JSON.stringify(value)}`);
   }
+  if (value > GBNF_REPETITION_LIMIT && keyword.startsWith("max")) return GBNF_REPETITION_LIMIT;
   if (value > GBNF_REPETITION_LIMIT) {
     throw new UnsupportedSchemaError(keyword, path, `${value} exceeds the grammar repetition limit ${GBNF_REPETITION_LIMIT} (llama.cpp rejects counts near 2000)`);
   }

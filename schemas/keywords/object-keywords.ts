@@ -22,12 +22,14 @@ export const OBJECT_KEYWORDS: readonly KeywordDefinition[] = [
   // A map's entries; on an object with declared properties ajv counts them.
   { keyword: "maxProperties", support: "grammar", example: { schema: { type: "object", additionalProperties: { type: "integer" }, maxProperties: 1 }, unwritable: { a: 1, b: 2 } } },
   { keyword: "minProperties", support: "grammar", example: { schema: { type: "object", additionalProperties: { type: "integer" }, minProperties: 1 }, unwritable: {} } },
+  // One catch-all pattern (TypeBox's Type.Record) is a map's values; other patterns bound a map's values to what some pattern (or
+  // additionalProperties) allows, and ajv checks which key matches which after sampling. Declared properties are written alone.
   {
     keyword: "patternProperties",
-    support: "grammar",
-    example: { schema: { type: "object", patternProperties: { "^(.*)$": { type: "integer" } } }, unwritable: { a: "x" } },
+    support: "grammar+post-check",
+    example: { schema: { type: "object", patternProperties: { "^a": { type: "integer" } }, additionalProperties: false }, unwritable: { a: "x" }, checked: { b: 1 } },
     validate(value, path) {
-      if (catchAllPattern(value) === undefined) throw new UnsupportedSchemaError("patternProperties", path, 'only one pattern that matches every key ("^(.*)$", as TypeBox\'s Type.Record writes it) is supported');
+      if (value === null || typeof value !== "object" || Array.isArray(value)) throw new UnsupportedSchemaError("patternProperties", path, "must be an object of patterns to schemas");
     },
   },
 ];
@@ -75,6 +77,12 @@ function mapValues(node: Schema): unknown {
   const pattern = catchAllPattern(node.patternProperties);
   if (pattern !== undefined) return pattern;
   const extra = node.additionalProperties;
+  const patterns = node.patternProperties !== null && typeof node.patternProperties === "object" ? Object.values(node.patternProperties) : [];
+  if (patterns.length > 0) {
+    // A key matching no pattern takes additionalProperties' values; the grammar cannot tell keys apart, so it writes what either allows.
+    if (extra === undefined || extra === true) return true;
+    return { anyOf: [...patterns, ...(extra === false ? [] : [extra])] };
+  }
   if (extra === false) return undefined;
   if (typeof extra === "object" && extra !== null) return extra;
   return extra === true || declared === undefined ? true : undefined;

@@ -24,4 +24,19 @@ describe("a subschema without a type: its keywords still apply, each to values o
   it("refuses a keyword the compiler cannot honour though no type is named", () => {
     expect(() => compileGbnf({ properties: { a: { allOf: [{ type: "string" }] } } })).toThrow(/allOf/);
   });
+
+  it("writes a map under patterns other than one catch-all with values some pattern allows; ajv judges which key matches which", () => {
+    const schema = { type: "object", patternProperties: { "^n_": { type: "integer" }, "^s_": { type: "string", maxLength: 3 } }, additionalProperties: false };
+    expect(writes(schema, '{"n_a":1,"s_b":"abc"}')).toBe(true);
+    expect(writes(schema, '{"n_a":true}')).toBe(false);
+    expect(validateAgainst(schema, { n_a: "abc" })).not.toEqual([]);
+    expect(validateAgainst(schema, { n_a: 1, s_b: "abc" })).toEqual([]);
+  });
+
+  it("holds a maxLength above the repetition limit at the limit in the grammar; ajv checks the schema's own", () => {
+    const schema = { type: "string", maxLength: 5000 };
+    expect(writes(schema, JSON.stringify("x".repeat(1000)))).toBe(true);
+    expect(writes(schema, JSON.stringify("x".repeat(1001)))).toBe(false);
+  });
 });
+

@@ -33,3 +33,23 @@ describe("dialectValidator: a tool's schema checked in the dialect it is written
     expect(refused({ type: "object", properties: { a: { $ref: "other.json#/x" } } })).toBe("$ref");
   });
 });
+
+describe("formats, as their RFCs define them", () => {
+  it.each([
+    ["date-time", "2024-12-07T17:00:00+01:00", "2024-12-07 17:00:00+01:00"],
+    ["uri-reference", "../a/b?c", "://"],
+    ["iri", "https://例え.jp/パス", "not-an-iri"],
+    ["idn-email", "用户@例子.中国", "no at sign"],
+    ["idn-hostname", "例子.中国", "-bad-.example"],
+  ])("%s: %s yes, %s no", (format, good, bad) => {
+    const schema = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "string", format };
+    expect(dialectIssues(schema, good)).toEqual([]);
+    expect(dialectIssues(schema, bad)).not.toEqual([]);
+  });
+
+  it("reads a pattern the u flag refuses (an escape Python and Java allow) rather than throw", () => {
+    const schema = { type: "string", pattern: "^Agenda\\:[0-9]+$" };
+    expect(dialectIssues(schema, "Agenda:12")).toEqual([]);
+    expect(dialectIssues(schema, "Agenda12")).not.toEqual([]);
+  });
+});

@@ -77,6 +77,10 @@ describe("normalizeSchema: one form for every dialect", () => {
     expect(normalized.schema).toEqual({ type: "object", properties: { port: { type: "integer" } } });
     expect(normalized.ignored).toEqual(["/properties/port x-kubernetes-int-or-string", "/ self"]);
     expect(() => compileGbnf(normalizeSchema({ type: "object", properties: { a: { minContains: 2 } } }).schema)).toThrow(/"minContains"/);
+    // A format no validator here knows is an annotation too; a known one stays, checked after sampling.
+    const formats = normalizeSchema({ type: "object", properties: { phone: { type: "string", format: "phone" }, at: { type: "string", format: "date-time" } } });
+    expect(formats.schema).toEqual({ type: "object", properties: { phone: { type: "string" }, at: { type: "string", format: "date-time" } } });
+    expect(formats.ignored).toEqual(['/properties/phone format "phone"']);
   });
 
   it("refuses a reference to another document, or to nothing", () => {
