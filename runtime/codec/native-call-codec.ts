@@ -92,8 +92,8 @@ export function nativeCallCodec(frame: CallFrame): StepCodec {
     notesInResults: true,
     defaultSystem: frame.keepsThought ? NATIVE_SYSTEM_PROMPT : NATIVE_CALL_ONLY_SYSTEM_PROMPT,
     prelude: (system, tools) => ({ system, functions: chatModelFunctions(tools, { answerRequired: true }) }),
-    grammar: (_schema, parts) =>
-      composeGbnf({ layout: frame.layout }, ({ rules, compile }) => {
+    grammar: (_schema, parts, bounds) =>
+      composeGbnf({ ...bounds, layout: frame.layout }, ({ rules, compile }) => {
         const branches = parts.branches.map((branch) => {
           const args = branch.field === "answer" ? { type: "object", properties: { answer: branch.schema }, required: ["answer"] } : branch.schema;
           return sequence(gbnfLiteral(`${branch.tool}${frame.beforeArgs}`), compile(args, `${branch.tool}-args`), literal(frame.after));

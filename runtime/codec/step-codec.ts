@@ -1,6 +1,10 @@
+import type { GbnfCompileOptions } from "../../schemas/gbnf-compiler.js";
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
 import type { StepParts, StepSchema, ToolSchemaSpec } from "../../schemas/step-schema.js";
 import type { StepEnd } from "../engine/decode/step-end.js";
+
+/** Default caps for what a schema leaves unbounded: a string's length, an array's items (GbnfCompileOptions). */
+export type GrammarBounds = Pick<GbnfCompileOptions, "defaultMaxLength" | "defaultMaxItems">;
 
 /**
  * How a step is written:
@@ -47,7 +51,8 @@ export interface StepCodec {
   /** The conversation's system text (with the tools documented, where the codec does that itself) and the functions the chat wrapper documents, if any. */
   prelude(system: string, tools: readonly ToolSchemaSpec[], thought: boolean): { system: string; functions: ChatModelFunctions | undefined };
   /** The GBNF of one step: exactly the texts `encode` writes for the steps the schema admits. */
-  grammar(schema: StepSchema<readonly ToolSchemaSpec[], boolean>, parts: StepParts): string;
+  /** The step's grammar; `bounds` are the strings' and arrays' default caps where a schema sets none (runAgent's defaultMaxLength and defaultMaxItems). */
+  grammar(schema: StepSchema<readonly ToolSchemaSpec[], boolean>, parts: StepParts, bounds?: GrammarBounds): string;
   /** Where a step of these parts ends in its text. */
   end(parts: StepParts): StepEnd;
   /** A step's text as the logical step of these parts (validated by the caller against the step schema), or why it is not one. Never throws. */

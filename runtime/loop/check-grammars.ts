@@ -14,7 +14,8 @@ import type { RunConfig } from "./run-config.js";
  * is refused, each tool's and then each parameter's grammar alone find what
  * to name. Parsed grammars are cached by the port.
  */
-export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" | "codec" | "thoughtMaxLength" | "answerMaxLength">, registry: ToolRegistry): Promise<void> {
+export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" | "codec" | "thoughtMaxLength" | "answerMaxLength" | "defaultMaxLength" | "defaultMaxItems">, registry: ToolRegistry): Promise<void> {
+  const bounds = { defaultMaxLength: config.defaultMaxLength, defaultMaxItems: config.defaultMaxItems };
   const port = config.model;
   if (!port.checkGrammar) return;
   const check = (gbnf: string) => port.checkGrammar!(gbnf);
@@ -23,7 +24,7 @@ export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" 
     // The answer's text free, and with its digits held to grounded numbers (G4's answer grammar, as provenance writes it).
     for (const answerNumbers of [null, []]) {
       const options = { tools: registry.tools, final: true, thought: config.profile.thought, thoughtMaxLength: config.thoughtMaxLength, answerMaxLength: config.answerMaxLength, answerNumbers };
-      await check(config.codec.grammar(buildStepSchema(options), stepParts(options)));
+      await check(config.codec.grammar(buildStepSchema(options), stepParts(options), bounds));
     }
     return;
   } catch (error) {
@@ -33,11 +34,11 @@ export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" 
   for (const tool of registry.tools) {
     const name = registry.naming.original(tool.name);
     try {
-      await check(cachedGbnf(tool.params));
+      await check(cachedGbnf(tool.params, bounds));
     } catch (error) {
       if (!(error instanceof GrammarRejectedError)) throw error;
       for (const property of topLevelProperties(tool.params)) {
-        await check(compileGbnf({ type: "object", properties: { [property.name]: property.schema }, required: [property.name] })).catch((inner: unknown) => {
+        await check(compileGbnf({ type: "object", properties: { [property.name]: property.schema }, required: [property.name] }, bounds)).catch((inner: unknown) => {
           throw inner instanceof GrammarRejectedError ? inner.inTool(name, property.name) : inner;
         });
       }

@@ -1,7 +1,7 @@
 import { gbnfLiteral } from "../gbnf-literal.js";
-import { sequence } from "../gbnf-rules.js";
+import { repeat, sequence } from "../gbnf-rules.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
-import { emitJsonValue, emitMapOf } from "./json-value.js";
+import { emitJsonValue, emitMapOf, mapKey } from "./json-value.js";
 import { integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
 
 /**
@@ -96,6 +96,28 @@ function emitMap(context: EmitContext, node: Schema, values: unknown, path: stri
   return emitMapOf(context, value, { minEntries, maxEntries }, nameHint);
 }
 
+/**
+ * Properties beyond the declared ones, where the schema says so beside them
+ * (`additionalProperties: true` or a schema): after the declared ones, up to
+ * `maxProperties` in all (the default maxItems when unset), each a key of 1
+ * to 64 code points and a value of that schema (any bounded JSON value for
+ * true). Null where none may be written (false, or left unsaid: a small
+ * model is not offered keys nobody declared). The grammar cannot keep an
+ * extra key apart from a declared one; JSON.parse keeps the last of a
+ * repeated key and ajv checks what it kept.
+ */
+function extraProperties(context: EmitContext, node: Schema, declared: number, path: string, nameHint: string): { first: string; after: string } | null {
+  const extra = node.additionalProperties;
+  if (extra !== true && (typeof extra !== "object" || extra === null)) return null;
+  const maxProperties = integerKeyword(node, "maxProperties", path) ?? declared + context.defaultMaxItems;
+  const room = Math.max(0, maxProperties - declared);
+  if (room === 0) return null;
+  const value = extra === true ? emitJsonValue(context) : context.compile(extra, `${path}/additionalProperties`, `${nameHint}-extra-value`);
+  const entry = context.rules.add(`${nameHint}-extra`, sequence(mapKey(context), gbnfLiteral(context.layout.colon), value));
+  const more = context.rules.add(`${nameHint}-extra-more`, sequence(gbnfLiteral(context.layout.comma), entry));
+  return { first: `(${sequence(entry, repeat(more, 0, room - 1))})?`, after: repeat(more, 0, room) };
+}
+
 export function emitObject(context: EmitContext, node: Schema, path: string, nameHint: string): string {
   const extra = node.additionalProperties;
   if (extra !== undefined && typeof extra !== "boolean" && (typeof extra !== "object" || extra === null || Array.isArray(extra))) {
@@ -119,8 +141,9 @@ export function emitObject(context: EmitContext, node: Schema, path: string, nam
   // Keys are distinct literals, so every alternative starts differently.
   const hasOptional = entries.some((entry) => !entry.required);
   const comma = gbnfLiteral(context.layout.comma);
-  let after = "";
-  let first = "";
+  const extras = extraProperties(context, node, Object.keys(properties).length, path, nameHint);
+  let after = extras?.after ?? "";
+  let first = extras?.first ?? "";
   for (let index = entries.length - 1; index >= 0; index--) {
     const entry = entries[index]!;
     const taken = sequence(entry.pair, after);

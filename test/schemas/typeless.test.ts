@@ -38,5 +38,15 @@ describe("a subschema without a type: its keywords still apply, each to values o
     expect(writes(schema, JSON.stringify("x".repeat(1000)))).toBe(true);
     expect(writes(schema, JSON.stringify("x".repeat(1001)))).toBe(false);
   });
+
+  it("writes properties beyond the declared ones after them where additionalProperties says so beside them (true or a schema), and none where it is left unsaid", () => {
+    const open = { type: "object", properties: { a: { type: "integer" } }, required: ["a"], additionalProperties: true };
+    expect(writes(open, '{"a":1,"note":"x","n":[1]}')).toBe(true);
+    expect(writes(open, '{"note":"x"}')).toBe(false);
+    const typed = { type: "object", properties: { a: { type: "integer" } }, additionalProperties: { type: "string", maxLength: 3 }, maxProperties: 2 };
+    for (const text of ["{}", '{"x":"y"}', '{"a":1,"x":"y"}']) expect(writes(typed, text), text).toBe(true);
+    for (const text of ['{"a":1,"x":2}', '{"a":1,"x":"y","z":"w"}']) expect(writes(typed, text), text).toBe(false);
+    expect(writes({ type: "object", properties: { a: { type: "integer" } } }, '{"a":1,"x":"y"}')).toBe(false);
+  });
 });
 

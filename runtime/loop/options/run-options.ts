@@ -74,6 +74,8 @@ export const RUN_OPTIONS = {
   disabledTools: names("tools documented to the model but never offered"),
   thoughtMaxLength: integer("cap on the thought, in code points", { min: 0, max: GBNF_REPETITION_LIMIT }, STEP_DEFAULTS.thoughtMaxLength),
   answerMaxLength: integer("cap on the final answer, in code points", { min: 1, max: GBNF_REPETITION_LIMIT }, STEP_DEFAULTS.answerMaxLength),
+  defaultMaxLength: integer("cap on a tool argument string whose schema sets no maxLength, in code points (a small model loops inside free text; the cap stops it)", { min: 0, max: GBNF_REPETITION_LIMIT }, 256),
+  defaultMaxItems: integer("cap on a tool argument array (and a map's entries) whose schema sets no maxItems (maxProperties)", { min: 0, max: GBNF_REPETITION_LIMIT }, 16),
   maxTokensPerStep: integer("cap on tokens sampled per step (a step may use less: what the context has left after its prompt)", { min: 1 }, 1024),
   stepReserve: integer(
     "tokens of the context kept for a step: a turn that is not the last needs room for its step and then the final's; where the prompt leaves less, the oldest earlier exchanges of a conversation leave it (whole; never the system prompt, the tools or the current question), then the final is forced with its free text cut to fit, and tool results are cut to keep the final's room",
