@@ -10,22 +10,20 @@ import { readDialect, type SchemaDialect } from "./schema-dialect.js";
 
 type AnyAjv = Pick<Ajv, "compile" | "validateSchema" | "errors" | "addFormat">;
 
-const OPTIONS: Options = AJV_OPTIONS;
-const addFormats = withFormats;
 // ajv-draft-04 exports its class as module.exports (CommonJS under NodeNext).
 const Draft04 = AjvDraft04 as unknown as new (options: Options) => AnyAjv;
 
 function createAjv(dialect: SchemaDialect): AnyAjv {
   switch (dialect) {
     case "draft-04":
-      return addFormats(new Draft04(OPTIONS));
+      return withFormats(new Draft04(AJV_OPTIONS));
     case "draft-06":
     case "draft-07":
-      return addFormats(new Ajv(OPTIONS));
+      return withFormats(new Ajv(AJV_OPTIONS));
     case "2019-09":
-      return addFormats(new Ajv2019(OPTIONS));
+      return withFormats(new Ajv2019(AJV_OPTIONS));
     case "2020-12":
-      return addFormats(new Ajv2020(OPTIONS));
+      return withFormats(new Ajv2020(AJV_OPTIONS));
   }
 }
 

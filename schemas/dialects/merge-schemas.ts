@@ -7,7 +7,8 @@ export const NOTHING: SchemaNode = Object.freeze({ not: {} }) as SchemaNode;
 
 export const isNothing = (schema: unknown): boolean => schema === NOTHING;
 
-const ANNOTATIONS = new Set(["title", "description", "default", "examples", "$comment", "readOnly", "writeOnly", "deprecated"]);
+/** Keywords that say nothing about which values are valid: merged by keeping the first, never distributed into branches. */
+export const ANNOTATIONS: ReadonlySet<string> = new Set(["title", "description", "default", "examples", "$comment", "readOnly", "writeOnly", "deprecated"]);
 const LOWER_BOUNDS = new Set(["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"]);
 const UPPER_BOUNDS = new Set(["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"]);
 

@@ -3,7 +3,7 @@ import { schemaKey } from "../schema-key.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import { KNOWN_FORMATS } from "../keywords/format-keyword.js";
 import { DOCUMENT_KEYWORDS, isDialectKeyword } from "./dialect-vocabulary.js";
-import { isNothing, isRecord, mergeSchemas, NOTHING, type SchemaNode } from "./merge-schemas.js";
+import { ANNOTATIONS, isNothing, isRecord, mergeSchemas, NOTHING, type SchemaNode } from "./merge-schemas.js";
 import { readDialect, type SchemaDialect } from "./schema-dialect.js";
 
 /** How many times one `$ref` target may nest inside itself before the nesting stops (the grammar's depth for recursive schemas). */
@@ -214,7 +214,7 @@ class Normalizer {
     const keyword = Array.isArray(pruned.anyOf) ? "anyOf" : Array.isArray(pruned.oneOf) ? "oneOf" : null;
     if (!keyword) return pruned;
     const { [keyword]: branches, ...rest } = pruned;
-    const assertions = Object.keys(rest).filter((key) => !["title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"].includes(key));
+    const assertions = Object.keys(rest).filter((key) => !ANNOTATIONS.has(key));
     if (assertions.length === 0) return pruned;
     const annotations = Object.fromEntries(Object.entries(rest).filter(([key]) => !assertions.includes(key)));
     const own = Object.fromEntries(assertions.map((key) => [key, rest[key]]));

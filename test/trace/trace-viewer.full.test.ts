@@ -31,6 +31,16 @@ describe.skipIf(!hasChromium)("the HTML trace viewer in a real browser", () => {
   });
   afterAll(() => browser?.close());
 
+  /** A page opened from its file, checked to ask the network for nothing while it loads. */
+  async function openOffline(file: string) {
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    page.on("request", (request) => request.url().startsWith("file:") || requests.push(request.url()));
+    await page.goto(pathToFileURL(file).href);
+    expect(requests).toEqual([]);
+    return page;
+  }
+
   it("shows every turn, every guard decision and the answer of a real run", async () => {
     const port = llamaModelPort(await openModel({ source: { tiny: 1 }, llama: await testLlama() }));
     const result = await runAgent({ model: port, tools: weatherTools, task: WEATHER_TASK, profile: "sub1b", maxTurns: 6 }).finally(() => port.dispose());
@@ -38,12 +48,8 @@ describe.skipIf(!hasChromium)("the HTML trace viewer in a real browser", () => {
     const file = join(await mkdtemp(join(tmpdir(), "narrowgauge-trace-")), "trace.html");
     await writeFile(file, renderTrace(result));
 
-    const page = await browser.newPage();
     // Self-contained: the page asks the network for nothing.
-    const requests: string[] = [];
-    page.on("request", (request) => request.url().startsWith("file:") || requests.push(request.url()));
-    await page.goto(pathToFileURL(file).href);
-    expect(requests).toEqual([]);
+    const page = await openOffline(file);
     expect(await page.locator("[data-turn]").count()).toBe(result.turns.length);
     const decisions = result.turns.reduce((total, turn) => total + turn.guards.length, 0);
     expect(decisions).toBeGreaterThan(0);
@@ -106,11 +112,7 @@ describe.skipIf(!hasChromium)("the HTML trace viewer in a real browser", () => {
     result.turns[0].guards.push({ kind: attack, guard: "G9", reason: attack });
     const file = join(await mkdtemp(join(tmpdir(), "narrowgauge-trace-")), "crafted.html");
     await writeFile(file, renderTrace(result));
-    const page = await browser.newPage();
-    const requests: string[] = [];
-    page.on("request", (request) => request.url().startsWith("file:") || requests.push(request.url()));
-    await page.goto(pathToFileURL(file).href);
-    expect(requests).toEqual([]);
+    const page = await openOffline(file);
     expect(await page.title()).not.toBe("pwned");
     expect(await page.locator("img, script").count()).toBe(0);
     expect(await page.locator("[data-reason]").textContent()).toBe(attack);
