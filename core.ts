@@ -16,6 +16,8 @@ export { NATIVE_STRATEGY, type StepRequest, type TurnStrategy } from "./runtime/
 export { createAgentSession, type AgentSession, type AgentSessionOptions, type AskOptions } from "./runtime/loop/agent-session.js";
 export { MODEL_FAILURE_CODES } from "./runtime/loop/run-types.js";
 export type { AnsweredRun, DroppedExchanges, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord, UnansweredRun } from "./runtime/loop/run-types.js";
+export type { ToolShortlist } from "./runtime/tools/tool-shortlist.js";
+export { rankTools, type ToolRelevance } from "./runtime/tools/tool-relevance.js";
 export type { Judgement } from "./runtime/questions/ask-question.js";
 export type { Verdict } from "./guards/built-in/a3-verdict.js";
 export { DEFAULT_SYSTEM_PROMPT, NATIVE_CALL_ONLY_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "./prompts/model-text.js";

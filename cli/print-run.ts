@@ -1,4 +1,4 @@
-import { decisionEffect, describeDecision, type GuardDecision, type RunEvent, type RunResult } from "../index.js";
+import { decisionEffect, describeDecision, type GuardDecision, type RunEvent, type RunResult, type ToolShortlist } from "../index.js";
 import type { Paint } from "./terminal.js";
 
 const short = (value: unknown, max = 100): string => {
@@ -20,6 +20,18 @@ const isNotable = (decision: GuardDecision) => NOTABLE.has(decision.kind) || (de
  * written token by token as they are sampled (a terminal); otherwise each
  * turn is printed whole when it ends.
  */
+/** Which tools the prompt shows, when it cannot show them all: how many, how they were chosen, and what was left out. */
+function shortlistLine(shortlist: ToolShortlist): string {
+  const total = shortlist.shown.length + shortlist.left.length;
+  const off = shortlist.left.filter((entry) => entry.reason.startsWith("never offered")).map((entry) => entry.name);
+  const ranked = shortlist.left.filter((entry) => !off.includes(entry.name)).map((entry) => entry.name);
+  return [
+    `Tools: ${shortlist.shown.length} of ${total} shown${shortlist.compact ? ", each by its first sentence," : ""} to fit ${shortlist.budget} tokens (--tool-share of the context): ${shortlist.shown.join(", ")}`,
+    ...(ranked.length > 0 ? [`  left out (the task's words matched them less): ${ranked.join(", ")}`] : []),
+    ...(off.length > 0 ? [`  left out (switched off): ${off.join(", ")}`] : []),
+  ].join("\n");
+}
+
 export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint; write?: (line: string) => void; intro?: readonly string[] }): (event: RunEvent) => void {
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   const { paint } = options;
@@ -35,6 +47,7 @@ export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint;
         write(`Model: ${event.model.name} (${event.model.wrapper} format, ${where})`);
         if (event.model.builtIn) write(paint.dim("        built-in tiny model: random weights, so its thoughts and answers are gibberish; only the grammar keeps it on the rails."));
         for (const line of options.intro ?? []) write(paint.dim(line));
+        if (event.shortlist.left.length > 0) write(shortlistLine(event.shortlist));
         return;
       case "text": {
         if (!options.live) return;

@@ -123,6 +123,9 @@ export const SENT_BACK = {
   nudge: (query: string) => `Do not answer yet: look it up first. Call a tool to find: ${query}`,
 };
 
+/** How much of a failed call's message the forced final's note quotes. */
+const FAILURE_QUOTE = 120;
+
 /** G8: the note appended when the final is forced. */
 export const FORCED_FINAL = {
   /** Tool results exist: answer from them and say what is missing. */
@@ -137,7 +140,8 @@ export const FORCED_FINAL = {
   /** The parts of `missing`. */
   notFetched: (tool: string, value: string) => `${tool} for ${value}`,
   switchedOff: (tool: string) => `${tool} is switched off`,
-  failed: (tool: string, error: string | null) => `${tool} (${error ?? "it did not succeed"})`,
+  /** A failure's message quoted at most FAILURE_QUOTE characters: the note must fit where the context is nearly full. */
+  failed: (tool: string, error: string | null) => `${tool} (${error === null ? "it did not succeed" : error.length > FAILURE_QUOTE ? `${error.slice(0, FAILURE_QUOTE - 1)}…` : error})`,
   nothing: "no tool returned a result",
 };
 

@@ -50,6 +50,15 @@ function served(turn: TurnRecord): SafeHtml | string {
 }
 
 /** Earlier exchanges of a conversation that left the prompt during this question. */
+/** The tools the prompt left out (where the tools' share of the context could not hold them all), each with why. A run file from before the field existed has none. */
+function shortlistCard(result: RunResult): SafeHtml | string {
+  const tools = (result as Partial<RunResult>).tools;
+  if (!tools || !Array.isArray(tools.left) || tools.left.length === 0) return "";
+  const shown = Array.isArray(tools.shown) ? tools.shown : [];
+  const rows = tools.left.map((entry) => html`<dt>${String(entry?.name)}</dt><dd>${String(entry?.reason)}</dd>`);
+  return html`<section class="card" id="tools"><div class="row"><h3>Tools: ${shown.length} of ${shown.length + tools.left.length} shown${tools.compact ? ", each by its first sentence" : ""}</h3></div><p class="meta">${shown.join(", ")}</p><dl>${rows}</dl></section>`;
+}
+
 function droppedCard(result: RunResult): SafeHtml | string {
   if (result.dropped.length === 0) return "";
   const rows = result.dropped.map(
@@ -102,5 +111,5 @@ export function renderTrace(result: RunResult): string {
 <p class="meta">${result.model.name} · ${result.model.wrapper} format · steps written as ${result.codec} · profile ${result.profile} · ${result.turns.length} turn(s) · ${result.tokens.generated} tokens generated, ${result.tokens.evaluated} of ${result.tokens.prompt} prompt tokens evaluated · ${fixed(result.ms.total)}</p>
 <section class="card" id="ending"><div class="row"><span class="badge ${result.status}" data-status="${result.status}">${result.status}</span><b data-reason="${result.reason}">${result.reason}</b></div><dl><dt>answer</dt>${ending}${flags.length > 0 ? html`<dt>flags</dt><dd>${flags.join("; ")}</dd>` : ""}</dl></section>`;
   const judgements = result.judgements.length > 0 ? html`<h2>Judgements</h2>${result.judgements.map(judgementCard)}` : "";
-  return page(`narrowgauge trace: ${result.task}`, html`${header}${droppedCard(result)}${judgements}<h2>Turns</h2>${result.turns.map(turnCard)}`);
+  return page(`narrowgauge trace: ${result.task}`, html`${header}${shortlistCard(result)}${droppedCard(result)}${judgements}<h2>Turns</h2>${result.turns.map(turnCard)}`);
 }

@@ -1,4 +1,4 @@
-import { REFUSED } from "../../prompts/model-text.js";
+import { REFUSED, TOOL_FAILED } from "../../prompts/model-text.js";
 import { callKey } from "../../guards/facts/canonical-args.js";
 import type { CallVerdict, GuardDecision } from "../../guards/guard.js";
 import type { CallAttempt, RunState } from "../../guards/run-state.js";
@@ -49,13 +49,11 @@ export async function actOnCall(question: Question, state: RunState, outcome: Ex
     const started = performance.now();
     observation = await execute(question, state.turn, outcome);
     ms.tool = performance.now() - started;
-    // Measuring the next prompt is rendering: its time is the turn's render time.
-    if (observation.ok) {
-      const measuring = performance.now();
-      observation = fitToContext(question, input, { raw, step: outcome.step, name: outcome.name, args: outcome.args }, observation);
-      ms.render = performance.now() - measuring;
-    }
   }
+  // Measuring the next prompt is rendering: its time is the turn's render time.
+  const measuring = performance.now();
+  observation = fitToContext(question, input, { raw, step: outcome.step, name: outcome.name, args: outcome.args }, observation);
+  ms.render = performance.now() - measuring;
   const check = verdict === null ? "bad-arguments" : verdict.check !== "ok" ? verdict.check : observation.ok ? "ok" : "error";
   const attempt: CallAttempt = { turn: state.turn, name: outcome.name, args: outcome.args, key: callKey(outcome.name, outcome.args), check, result: observation.result, evidence: observation.ok ? observation.evidence : null };
   if (verdict?.repeatOf !== undefined && check !== "repeat") attempt.repeatOf = verdict.repeatOf;
@@ -65,26 +63,36 @@ export async function actOnCall(question: Question, state: RunState, outcome: Ex
   return { check, decisions: verdict ? refusal(outcome.name, verdict) : [], attempt, tool, final: false, ms, aborted: !observation.ok && observation.code === "aborted" };
 }
 
+/** An observation shown in at most `length` characters: a result's JSON, or a failure's message (then the marker). */
+function shownAt(observation: Observation, length: number): Observation {
+  if (observation.ok) return cutObservation(observation.json, length);
+  const { error } = observation.result;
+  return typeof error !== "string" || error.length <= length ? observation : { ...observation, result: { error: `${error.slice(0, length)}${TOOL_FAILED.truncated(error.length - length)}` } };
+}
+
 /**
- * A successful result as shown where the context is small: cut (its marker
- * says so) until the prompt after the call still leaves the final's reserve,
- * measured by rendering the call and its result as the next prompt shows
- * them (a search over the length shown; at least one character is kept).
+ * A call's observation as shown where the context is small: a result, or a
+ * failure's message (an error the tool threw, a refusal), cut (its marker
+ * says so) until the prompt after the call still leaves the final's
+ * reserve, measured by rendering the call and its observation as the next
+ * prompt shows them (a search over the length shown; at least one
+ * character is kept).
  */
-function fitToContext(question: Question, input: TurnInput, call: { raw: string; step: LogicalStep; name: string; args: unknown }, observation: Extract<Observation, { ok: true }>): Observation {
+function fitToContext(question: Question, input: TurnInput, call: { raw: string; step: LogicalStep; name: string; args: unknown }, observation: Observation): Observation {
   const contextSize = question.config.model.description.contextSize;
   if (contextSize === null) return observation;
-  const fits = (shown: Extract<Observation, { ok: true }>) =>
+  const fits = (shown: Observation) =>
     contextSize - renderShown(question, question.config.codec.callItems(call.raw, call.step, { name: call.name, args: call.args, result: shown.result })).length >= input.reserve;
   if (fits(observation)) return observation;
-  const longest = Math.min(question.config.maxResultChars, observation.json.length);
+  // A refusal whose result is not a message (a repeat answered from the ledger) is shown as it is.
+  const longest = observation.ok ? Math.min(question.config.maxResultChars, observation.json.length) : typeof observation.result.error === "string" ? observation.result.error.length : 1;
   let [low, high] = [1, longest - 1];
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
-    if (fits(cutObservation(observation.json, middle))) low = middle;
+    if (fits(shownAt(observation, middle))) low = middle;
     else high = middle - 1;
   }
-  return cutObservation(observation.json, low);
+  return shownAt(observation, low);
 }
 
 /** The message of a failed call's result; a repeat's result is the ledger's note. */

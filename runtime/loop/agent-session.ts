@@ -63,8 +63,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       conversation.resultUnshown = false;
     }
     const current = conversation;
-    const recorder = new RunRecorder(config, current.registry.naming);
-    recorder.emit({ type: "run-start", task, tools: current.registry.names, maxTurns: config.maxTurns, model: config.model.description });
+    const recorder = new RunRecorder(config, current);
+    recorder.emit({ type: "run-start", task, tools: current.registry.names, shortlist: current.shortlist, maxTurns: config.maxTurns, model: config.model.description });
     let result: RunResult;
     if (!session) {
       try {

@@ -6,12 +6,17 @@ import { adoptTools } from "../tools/foreign/foreign-tools.js";
 import { initialHistory } from "../history/history-items.js";
 import type { ModelSession } from "../engine/model-port.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
+import { everyTool, shortlistTools, type ToolShortlist } from "../tools/tool-shortlist.js";
+import { renderHistory } from "../history/render-history.js";
 import type { RunConfig } from "./run-config.js";
 import type { RunRecorder } from "./run-recorder.js";
 
 /** What the questions of one conversation share: the tools, their documentation, and the history in the model's own format. */
 export interface Conversation {
+  /** The tools the prompt documents (see ToolShortlist): what the guards, the grammar and the calls see. */
   readonly registry: ToolRegistry;
+  /** Which tools the prompt documents and why the others are not there (original names). */
+  readonly shortlist: ToolShortlist;
   /** The full tool set as the chat wrapper documents it (absent when the codec documents the tools in the system text): the same every turn, so the prompt prefix never changes. */
   readonly functions: ChatModelFunctions | undefined;
   /** Append-only: each prompt extends the last, so the KV cache is reused. */
@@ -45,10 +50,45 @@ export interface Question {
 
 /** A conversation's tools and history, from the first question's configuration. Throws only for configuration errors (tool definitions, names, schemas). */
 export function createConversation(config: RunConfig): Conversation {
-  const registry = new ToolRegistry(adoptTools(config.tools));
+  const adopted = adoptTools(config.tools);
+  // Every tool is checked, whether or not the prompt will show it.
+  const given = new ToolRegistry(adopted);
   // The model reads the names it writes (modelFacingName); the codec says who documents the tools, and how.
-  const { system, functions } = config.codec.prelude(config.system, registry.tools, config.profile.thought);
-  return { registry, functions, history: initialHistory(system, config.task), earlier: [], exchanges: [1], dropped: 0, held: undefined, resultUnshown: false };
+  const prelude = (tools: readonly ToolRegistry["tools"][number][]) => config.codec.prelude(config.system, tools, config.profile.thought);
+  const contextSize = config.model.description.contextSize;
+  const budget = contextSize === null ? null : Math.floor(contextSize * config.toolShare);
+  let chosen: ReturnType<typeof shortlistTools<ToolRegistry["tools"][number]>>;
+  try {
+    chosen = shortlistTools({
+      task: config.task,
+      tools: given.tools,
+      neverOffered: new Set([...config.disabledTools.map((name) => given.naming.model(name)), ...given.tools.filter((tool) => tool.switchedOff).map((tool) => tool.name)]),
+      measure: (tools) => {
+        const { system, functions } = prelude(tools);
+        return renderHistory(config.model, initialHistory(system, config.task), functions).length;
+      },
+      budget,
+    });
+  } catch {
+    // A model that cannot render or tokenize now (disposed, a template that throws) fails the first turn with its typed error; until then, every tool.
+    chosen = { documented: given.tools, shortlist: everyTool(given.tools, null, budget) };
+  }
+  const { documented, shortlist } = chosen;
+  const shown = new Set(shortlist.shown);
+  const registry = shortlist.left.length === 0 ? given : new ToolRegistry(adopted.filter((tool) => shown.has(given.naming.model(tool.name))));
+  const { system, functions } = prelude(documented);
+  const original = (name: string) => given.naming.original(name);
+  return {
+    registry,
+    shortlist: { ...shortlist, shown: shortlist.shown.map(original), left: shortlist.left.map((entry) => ({ ...entry, name: original(entry.name) })) },
+    functions,
+    history: initialHistory(system, config.task),
+    earlier: [],
+    exchanges: [1],
+    dropped: 0,
+    held: undefined,
+    resultUnshown: false,
+  };
 }
 
 /** The history the prompt shows: the system message, then every exchange that has not left the prompt. */
@@ -70,7 +110,7 @@ export function stateOf(question: Pick<Question, "config" | "conversation" | "re
       toolRequirement: config.requireTool,
       gateBudget: config.gateBudget,
       disabled: [
-        ...config.disabledTools.map((tool) => conversation.registry.naming.model(tool)),
+        ...config.disabledTools.map((tool) => conversation.registry.naming.model(tool)).filter((tool) => conversation.registry.get(tool) !== undefined),
         ...conversation.registry.tools.filter((tool) => tool.switchedOff && !config.disabledTools.includes(conversation.registry.naming.original(tool.name))).map((tool) => tool.name),
       ],
     },

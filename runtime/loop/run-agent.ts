@@ -20,8 +20,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const config = resolveRunConfig(options);
   const conversation = createConversation(config);
   await checkGrammars(config, conversation.registry);
-  const recorder = new RunRecorder(config, conversation.registry.naming);
-  recorder.emit({ type: "run-start", task: config.task, tools: conversation.registry.names, maxTurns: config.maxTurns, model: config.model.description });
+  const recorder = new RunRecorder(config, conversation);
+  recorder.emit({ type: "run-start", task: config.task, tools: conversation.registry.names, shortlist: conversation.shortlist, maxTurns: config.maxTurns, model: config.model.description });
   let session: ModelSession;
   try {
     // A session of the run's own: concurrent runs never share a KV cache, and wait (abortably) when none is free.

@@ -2,6 +2,7 @@ import { thrownMessage } from "../../base/thrown-message.js";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import type { TurnFacts } from "../../guards/run-state.js";
 import type { Judgement } from "../questions/ask-question.js";
+import { everyTool, type ToolShortlist } from "../tools/tool-shortlist.js";
 import type { ToolNames } from "../tools/tool-names.js";
 import { eventWithOriginalNames } from "./original-names.js";
 import type { RunConfig } from "./run-config.js";
@@ -66,9 +67,14 @@ export class RunRecorder {
 
   constructor(
     private readonly config: Pick<RunConfig, "task" | "model" | "profileName" | "onEvent" | "codec" | "registry" | "requireTool">,
-    /** How the tools are named for the model; records and events give the original names. */
-    readonly naming?: ToolNames,
+    /** The conversation's tools: how they are named for the model (records and events give the original names), and which the prompt shows. */
+    private readonly tools?: { readonly registry: { readonly naming: ToolNames }; readonly shortlist: ToolShortlist },
   ) {}
+
+  /** How the tools are named for the model. */
+  get naming(): ToolNames | undefined {
+    return this.tools?.registry.naming;
+  }
 
   emit(event: RunEvent): void {
     try {
@@ -151,6 +157,7 @@ export class RunRecorder {
       judgements: this.judgements,
       turns,
       dropped: this.dropped,
+      tools: this.tools?.shortlist ?? everyTool([], null, null),
       model: this.config.model.description,
       tokens: {
         prompt: sum((turn) => turn.prompt.tokens) + sumJudgements((judgement) => judgement.prompt.tokens),

@@ -113,7 +113,12 @@ function fitTurn(question: Question, index: number, stalled = false, noted: read
     const input = prepareTurn(question, state, noted);
     if (!input.drop) {
       // Nothing more can leave, and the prompt leaves no room for a step and then the final: the final is forced now (G8).
-      if (lowOnContext || contextSize === null || contextSize - input.prompt.length >= 2 * input.reserve) return { state, input };
+      if (contextSize === null || contextSize - input.prompt.length >= 2 * input.reserve) return { state, input };
+      if (lowOnContext) {
+        // The forced final's notes must not be what leaves it no room: without them, the grammar alone forces it.
+        if (contextSize - input.prompt.length >= input.shortestStep || input.notes.length === 0) return { state, input };
+        return { state, input: prepareTurn(question, state, [...noted, ...input.notes]) };
+      }
       lowOnContext = true;
       continue;
     }

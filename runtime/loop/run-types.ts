@@ -4,6 +4,7 @@ import type { TurnCheck } from "../../guards/run-state.js";
 import type { CodecName } from "../codec/step-codec.js";
 import type { Judgement } from "../questions/ask-question.js";
 import type { ModelDescription } from "../engine/model-port.js";
+import type { ToolShortlist } from "../tools/tool-shortlist.js";
 import type { ToolFailureCode } from "../tools/tool-observation.js";
 import type { StepField } from "./step-text-stream.js";
 
@@ -135,6 +136,12 @@ export interface RunRecord {
   turns: TurnRecord[];
   /** Earlier exchanges that left the prompt during this question (a conversation's ask); empty while the whole conversation fits. */
   dropped: DroppedExchanges[];
+  /**
+   * Which tools the prompt documented (the same every turn; each turn's
+   * `visible.tools` is what it offered of them) and, where the tools'
+   * share of the context could not hold them all, which were left out and why.
+   */
+  tools: ToolShortlist;
   model: ModelDescription;
   tokens: { prompt: number; evaluated: number; generated: number };
   ms: { total: number; render: number; grammar: number; prompt: number; sampling: number; tool: number; judgements: number };
@@ -177,7 +184,8 @@ export type RunResult = AnsweredRun | UnansweredRun;
 
 /** Streamed as the run happens; the same information as the result. */
 export type RunEvent =
-  | { type: "run-start"; task: string; tools: string[]; maxTurns: number; model: ModelDescription }
+  /** `tools`: the tools the prompt documents; `shortlist`: which were left out and why (see RunRecord.tools). */
+  | { type: "run-start"; task: string; tools: string[]; shortlist: ToolShortlist; maxTurns: number; model: ModelDescription }
   | { type: "turn-start"; index: number; visible: TurnRecord["visible"] }
   /** The thought, or a FinalAnswer's answer, as it is sampled: decoded text, a token or a few at a time. */
   | { type: "text"; index: number; field: StepField; text: string }

@@ -26,7 +26,8 @@ export interface FirstTurn {
  */
 export function spyFirstTurn(options: RunAgentOptions): FirstTurn {
   const config = resolveRunConfig(options);
-  const question = { config, conversation: createConversation(config), recorder: new RunRecorder(config) };
+  const conversation = createConversation(config);
+  const question = { config, conversation, recorder: new RunRecorder(config, conversation) };
   const input = prepareTurn(question, stateOf(question));
   return {
     prompt: config.model.detokenizeForSpy(input.prompt),

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { forgedModelFile } from "../../bench/forge/real-tokenizers.js";
 import { cli, forProcesses, ROOT } from "../helpers/cli.js";
 
 const TOOLS = join(ROOT, "test", "fixtures", "cli-tools.ts");
@@ -71,6 +72,31 @@ describe("the narrowgauge command line", () => {
     expect(result.turns.some((turn: { tool: unknown }) => turn.tool !== null)).toBe(true);
     expect(stderr).toContain("switched off as destructive");
   }, forProcesses(1));
+
+  it("mounts the three MCP reference servers together on a forged Qwen3 model at the default context: the tools the task matches best, no overflow, the rest recorded with why", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "narrowgauge-cli-mcp3-"));
+    await writeFile(join(directory, "notes.txt"), "buy milk");
+    const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
+    const model = await forgedModelFile("qwen3");
+    const { code, stdout, stderr } = await cli(
+      "run", "--model", model, "--json", "--max-turns", "4",
+      "--mcp", `${bin("mcp-server-filesystem")} ${directory}`, "--mcp", bin("mcp-server-memory"), "--mcp", `${bin("mcp-server-everything")} stdio`,
+      `Read the text file notes.txt in ${directory}`,
+    );
+    expect([0, 1], stderr).toContain(code);
+    const result = JSON.parse(stdout);
+    expect(result.reason).not.toBe("context-overflow");
+    expect(result.model.contextSize).toBe(4096);
+    expect(result.tools.budget).toBe(2048);
+    expect(result.tools.promptTokens).toBeLessThanOrEqual(2048);
+    expect(result.turns[0].prompt.tokens).toBe(result.tools.promptTokens);
+    // Every tool of the three servers is shown or left out with a reason; the switched-off ones are left out first.
+    expect(result.tools.shown).toContain("read_text_file");
+    expect(result.tools.left).toEqual(expect.arrayContaining([{ name: "write_file", reason: expect.stringContaining("never offered") }]));
+    expect(result.tools.left.length).toBeGreaterThan(0);
+    for (const turn of result.turns) expect(turn.visible.tools.every((name: string) => result.tools.shown.includes(name))).toBe(true);
+    expect((await cli("run", "--model", model, "--max-turns", "1", "--mcp", `${bin("mcp-server-filesystem")} ${directory}`, "--mcp", bin("mcp-server-memory"), "--mcp", `${bin("mcp-server-everything")} stdio`, "Read notes.txt")).stdout).toMatch(/^Tools: \d+ of \d+ shown, each by its first sentence, to fit 2048 tokens/m);
+  }, forProcesses(2));
 
   it("exits 2 on bad usage and on a model that cannot load, saying why", async () => {
     expect((await cli("run", "--tools", TOOLS)).code).toBe(2);

@@ -26,6 +26,16 @@ describe("the trace page, rendered without a browser", () => {
     expect(page).toContain("Paris &lt;first&gt;");
     expect(page).not.toContain("Paris <first>");
     expect(page).toContain("Paris: 18°C &amp; New York: 24°C.");
+    expect(page).not.toContain('id="tools"');
+  });
+
+  it("lists the tools the prompt left out, each with why", async () => {
+    const result = await runAgent({ model: scriptedModel([]), tools: weatherTools, task: WEATHER_TASK, profile: "mid" });
+    result.tools = { ...result.tools, shown: ["CityWeather"], left: [{ name: "Gadget", reason: "ranked 2 of 2 for the task (no word of the task matched)" }], compact: true };
+    const page = renderTrace(result);
+    expect(page).toContain('id="tools"');
+    expect(page).toContain("Tools: 1 of 2 shown, each by its first sentence");
+    expect(page).toContain("<dt>Gadget</dt><dd>ranked 2 of 2 for the task (no word of the task matched)</dd>");
   });
 
   it("escapes every field of a hostile run file and runs no script: reason, status, check, index, kinds, counts, flags", async () => {
@@ -43,6 +53,7 @@ describe("the trace page, rendered without a browser", () => {
     turn.spy = { prompt: attack, grammar: attack, tokens: attack, codec: "json" };
     result.judgements.push({ kind: attack, turn: 1, value: null, failure: { code: attack }, prompt: { tokens: attack, evaluated: attack }, generatedTokens: attack });
     result.dropped.push({ turn: attack, tasks: [attack], tokens: attack, keptTokens: attack, forgottenNumbers: [attack] });
+    result.tools = { shown: [attack], left: [{ name: attack, reason: attack }, null], compact: attack };
     const page = renderTrace(result);
     expect(page).not.toContain("<img");
     expect(page).toContain("&lt;img src=x onerror=alert(1)&gt;");

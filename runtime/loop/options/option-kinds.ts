@@ -70,6 +70,12 @@ export function number(doc: string, kind: "integer" | "number", bounds: { min: n
   return { doc, defaultText: "the model family's preset", check, flag: { shape: "value", placeholder: kind === "integer" ? "n" : "x", parse: parsed(kind, bounds.min, bounds.max) } };
 }
 
+/** A share of something, from 0 to 1, with a default. */
+export function share(doc: string, fallback: number): WithDefault<number> {
+  const check = numberIn("number", 0, 1);
+  return { doc, defaultText: String(fallback), default: fallback, check, flag: { shape: "value", placeholder: "x", parse: parsed("number", 0, 1) } };
+}
+
 export function boolean(doc: string, fallback: boolean): WithDefault<boolean> {
   const check = (value: unknown, name: string) => {
     if (typeof value !== "boolean") throw new ConfigurationError(name, `${name} must be true or false: ${String(value)}`);

@@ -8,7 +8,7 @@ import { CODEC_NAMES, type CodecName } from "../../codec/step-codec.js";
 import type { ModelPort } from "../../engine/model-port.js";
 import type { Sampling } from "../../engine/sampling.js";
 import type { ToolsInput } from "../../tools/foreign/foreign-tools.js";
-import { boolean, choice, integer, names, number, value, type OptionsOf, type WithDefault } from "./option-kinds.js";
+import { boolean, choice, integer, names, number, share, value, type OptionsOf, type WithDefault } from "./option-kinds.js";
 import type { RunEvent } from "../run-types.js";
 import type { TurnStrategy } from "../turn-strategy.js";
 
@@ -71,7 +71,11 @@ export const RUN_OPTIONS = {
   guards: value<readonly Guard[]>("your own guards, each run after the built-in guards of its stage", "none", { default: [] }) as WithDefault<readonly Guard[]>,
   requireTool: choice("whether the answer must rest on a tool result: always (FinalAnswer waits for a successful call), never, or auto (one constrained question decides)", ["always", "never", "auto"], "always"),
   gateBudget: integer("nudges the answer gate may send per question", { min: 0 }, 2),
-  disabledTools: names("tools documented to the model but never offered"),
+  disabledTools: names("tools documented to the model but never offered (unless the tools' share of the context runs out: then they are the first left out)"),
+  toolShare: share(
+    "the share of the context the first prompt (system text, tool documentation, task) may take; where every tool would take more, each is documented by its first sentence, and if that is still too much the prompt shows only the tools the task's words match best (the rest recorded with why, in the result's `tools`)",
+    0.5,
+  ),
   thoughtMaxLength: integer("cap on the thought, in code points", { min: 0, max: GBNF_REPETITION_LIMIT }, STEP_DEFAULTS.thoughtMaxLength),
   answerMaxLength: integer("cap on the final answer, in code points", { min: 1, max: GBNF_REPETITION_LIMIT }, STEP_DEFAULTS.answerMaxLength),
   defaultMaxLength: integer("cap on a tool argument string whose schema sets no maxLength, in code points (a small model loops inside free text; the cap stops it)", { min: 0, max: GBNF_REPETITION_LIMIT }, 256),

@@ -18,7 +18,7 @@ async function conversation(contextSize?: number) {
     { contextSize },
   );
   // The scripted model's tokens are code points: the final's reserve is set to what its note and step take there.
-  const chat = createAgentSession({ model, tools: weatherTools, profile: "large", stepReserve: 300 });
+  const chat = createAgentSession({ model, tools: weatherTools, profile: "large", stepReserve: 300, toolShare: 1 });
   const results: RunResult[] = [];
   for (const task of TASKS) results.push(await chat.ask(task));
   chat.close();

@@ -1,0 +1,113 @@
+import { rankTools, type RankedToolInput } from "./tool-relevance.js";
+
+/**
+ * Which tools a run's prompt documents, and why the others are not there.
+ * Decided once, before the first turn, so the prompt's start (system text
+ * and tool documentation) is the same every turn and the KV cache keeps it.
+ */
+export interface ToolShortlist {
+  /** The tools the prompt documents, in the order given. Each turn's `visible.tools` is a subset of these. */
+  shown: string[];
+  /** Tools the prompt leaves out, each with why; empty when every tool fits. */
+  left: Array<{ name: string; reason: string }>;
+  /** Whether the documentation was shortened to fit (each description to its first sentence). */
+  compact: boolean;
+  /** The first prompt's tokens (system text, tool documentation, task) with the tools shown; null where nothing was measured (an unbounded context). */
+  promptTokens: number | null;
+  /** What the first prompt may take (toolShare of the context); null where the context is unbounded. */
+  budget: number | null;
+}
+
+/** A description's first sentence, at most `max` characters: what compact documentation keeps. */
+export function firstSentence(text: string, max: number): string {
+  const trimmed = text.trim();
+  const end = trimmed.search(/[.!?](?:\s|$)/);
+  const sentence = end === -1 ? trimmed : trimmed.slice(0, end + 1);
+  return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1).trimEnd()}…`;
+}
+
+const TOOL_SENTENCE = 200;
+const PARAM_SENTENCE = 100;
+
+/** A schema with every `description` cut to its first sentence: the grammar never reads descriptions, so only what the prompt documents changes. */
+function compactSchema(schema: unknown, depth = 0): unknown {
+  if (depth > 32 || schema === null || typeof schema !== "object") return schema;
+  if (Array.isArray(schema)) return schema.map((item) => compactSchema(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, key === "description" && typeof value === "string" ? firstSentence(value, PARAM_SENTENCE) : compactSchema(value, depth + 1)]),
+  );
+}
+
+/** A tool documented compactly: its description and its parameters' descriptions cut to their first sentence. */
+export function compactTool<T extends RankedToolInput>(tool: T): T {
+  return { ...tool, description: firstSentence(tool.description, TOOL_SENTENCE), params: compactSchema(tool.params) };
+}
+
+/** The record where the prompt shows every tool, as written. */
+export function everyTool(tools: readonly { name: string }[], promptTokens: number | null, budget: number | null): ToolShortlist {
+  return { shown: tools.map((tool) => tool.name), left: [], compact: false, promptTokens, budget };
+}
+
+export interface ShortlistInput<T extends RankedToolInput> {
+  task: string;
+  /** Every tool the run was given, model-facing names. */
+  tools: readonly T[];
+  /** Tools that can never be offered this run (switched off, disabled): the first to leave the prompt. */
+  neverOffered: ReadonlySet<string>;
+  /** The first prompt's length in tokens with these tools documented. */
+  measure(tools: readonly T[]): number;
+  /** The most the first prompt may take; null: no limit. */
+  budget: number | null;
+}
+
+/**
+ * The tools the first prompt documents. Every tool, as written, where the
+ * prompt fits the budget (nothing changes); else every tool that can be
+ * offered, compactly; else the tools the task's words match best (see
+ * rankTools; ties in the order given), compactly, as many as fit (the
+ * largest prefix of the ranking that does, found by bisection; at least
+ * one). Returns the documentation to use with its record.
+ */
+export function shortlistTools<T extends RankedToolInput>(input: ShortlistInput<T>): { documented: T[]; shortlist: ToolShortlist } {
+  const { task, tools, neverOffered, measure, budget } = input;
+  const whole = budget === null ? null : measure(tools);
+  if (budget === null || whole === null || whole <= budget) return { documented: [...tools], shortlist: everyTool(tools, whole, budget) };
+  const offerable = tools.filter((tool) => !neverOffered.has(tool.name)).map(compactTool);
+  const ranking = rankTools(task, offerable);
+  // In the order given, so the documentation reads as the user wrote the tool list.
+  const documentedOf = (count: number) => {
+    const chosen = new Set(ranking.slice(0, count).map((entry) => entry.name));
+    return offerable.filter((tool) => chosen.has(tool.name));
+  };
+  let low = Math.min(1, ranking.length);
+  let high = ranking.length;
+  let tokens = measure(documentedOf(high));
+  if (tokens > budget) {
+    // Bisect for the largest count that fits; `low` (one tool) is kept even where it does not.
+    let fitting = low;
+    let fittingTokens = measure(documentedOf(low));
+    while (low < high - 1) {
+      const middle = Math.floor((low + high) / 2);
+      const middleTokens = measure(documentedOf(middle));
+      if (middleTokens <= budget) {
+        low = middle;
+        fitting = middle;
+        fittingTokens = middleTokens;
+      } else high = middle;
+    }
+    high = fitting;
+    tokens = fittingTokens;
+  }
+  const documented = documentedOf(high);
+  const shownNames = new Set(documented.map((tool) => tool.name));
+  const rank = new Map(ranking.map((entry, index) => [entry.name, { index, ...entry }]));
+  const left = tools
+    .filter((tool) => !shownNames.has(tool.name))
+    .map((tool) => {
+      if (neverOffered.has(tool.name)) return { name: tool.name, reason: "never offered this run (switched off), so not documented either" };
+      const entry = rank.get(tool.name)!;
+      const matched = entry.matched.length > 0 ? `matched ${entry.matched.join(", ")}` : "no word of the task matched";
+      return { name: tool.name, reason: `ranked ${entry.index + 1} of ${ranking.length} for the task (${matched}); the ${documented.length} ranked above fill the tools' share of the context` };
+    });
+  return { documented, shortlist: { shown: documented.map((tool) => tool.name), left, compact: true, promptTokens: tokens, budget } };
+}

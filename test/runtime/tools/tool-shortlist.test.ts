@@ -1,0 +1,138 @@
+import { Type } from "@sinclair/typebox";
+import { describe, expect, it } from "vitest";
+import { weatherTools } from "../../../demos/weather-tools.js";
+import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
+import { runAgent } from "../../../runtime/loop/run-agent.js";
+import { defineTool } from "../../../runtime/tools/define-tool.js";
+import { foldWord, NAMED_BONUS, rankingWords, rankTools } from "../../../runtime/tools/tool-relevance.js";
+import { compactTool, firstSentence, shortlistTools } from "../../../runtime/tools/tool-shortlist.js";
+
+const tool = (name: string, description: string, params: unknown = { type: "object", properties: {} }) => ({ name, description, params });
+
+const FILES = [
+  tool("list_directory", "Get a detailed listing of all files and directories in a specified path.", { type: "object", properties: { path: { type: "string" } } }),
+  tool("read_text_file", "Read the complete contents of a file from the file system as text.", { type: "object", properties: { path: { type: "string", description: "Where the file is." } } }),
+  tool("create_entities", "Create multiple new entities in the knowledge graph.", { type: "object", properties: { entities: { type: "array" } } }),
+  tool("get-sum", "Returns the sum of two numbers.", { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } }),
+  tool("echo", "Echoes back the input.", { type: "object", properties: { message: { type: "string" } } }),
+];
+
+describe("rankTools: the task's words against each tool's name, description and parameters", () => {
+  it("folds words: plurals, -ing and -ed endings, camelCase and snake_case, stop words out", () => {
+    expect(["files", "directories", "listing", "boxes", "created"].map(foldWord)).toEqual(["file", "directory", "list", "box", "creat"]);
+    expect(rankingWords("What is in readTextFile's notes_dir?")).toEqual(["read", "text", "file", "note", "dir"]);
+  });
+
+  it("puts the tools whose words the task uses first, ties in the order given", () => {
+    const ranking = rankTools("Read the notes file as text", FILES);
+    expect(ranking[0]).toMatchObject({ name: "read_text_file", matched: expect.arrayContaining(["read", "text", "file"]) });
+    expect(ranking.map((entry) => entry.name).slice(2)).toEqual(["create_entities", "get-sum", "echo"].filter((name) => ranking.slice(2).some((entry) => entry.name === name)));
+    const unmatched = ranking.filter((entry) => entry.score === 0).map((entry) => entry.name);
+    expect(unmatched).toEqual(FILES.map((entry) => entry.name).filter((name) => unmatched.includes(name)));
+  });
+
+  it("a task that names a tool outright ranks it first, by its identifier or its words in order; a one-word name is only a word", () => {
+    expect(rankTools("call get-sum with 2 and 3", FILES)[0]).toMatchObject({ name: "get-sum", score: expect.any(Number) });
+    expect(rankTools("call get-sum with 2 and 3", FILES)[0]!.score).toBeGreaterThan(NAMED_BONUS);
+    expect(rankTools("please list directory contents of /tmp", FILES)[0]!.score).toBeGreaterThan(NAMED_BONUS);
+    expect(rankTools("echo hello", FILES)[0]).toMatchObject({ name: "echo" });
+    expect(rankTools("echo hello", FILES)[0]!.score).toBeLessThan(NAMED_BONUS);
+    // Not part of another word.
+    expect(rankTools("use forget-summary", FILES).every((entry) => entry.score < NAMED_BONUS)).toBe(true);
+  });
+
+  it("is the same for the same input, and gives every tool a score", () => {
+    const task = "Create a graph entity for the file list";
+    expect(rankTools(task, FILES)).toEqual(rankTools(task, FILES));
+    expect(rankTools(task, FILES)).toHaveLength(FILES.length);
+    expect(rankTools("", FILES).map((entry) => entry.name)).toEqual(FILES.map((entry) => entry.name));
+  });
+});
+
+describe("shortlistTools: what the first prompt documents", () => {
+  // A prompt of 100 tokens, plus each tool's documentation at a token per character.
+  const measure = (tools: readonly { name: string; description: string; params: unknown }[]) => 100 + tools.reduce((total, entry) => total + entry.name.length + entry.description.length + JSON.stringify(entry.params).length, 0);
+  const full = measure(FILES);
+
+  it("documents every tool as written where the prompt fits the budget, or where the context is unbounded", () => {
+    for (const budget of [full, null]) {
+      const { documented, shortlist } = shortlistTools({ task: "x", tools: FILES, neverOffered: new Set(), measure, budget });
+      expect(documented).toEqual(FILES);
+      expect(shortlist).toEqual({ shown: FILES.map((entry) => entry.name), left: [], compact: false, promptTokens: budget === null ? null : full, budget });
+    }
+  });
+
+  it("then every tool by its first sentence, leaving out first the tools never offered", () => {
+    const { documented, shortlist } = shortlistTools({ task: "x", tools: FILES, neverOffered: new Set(["create_entities"]), measure, budget: full - 1 });
+    expect(documented.map((entry) => entry.name)).toEqual(["list_directory", "read_text_file", "get-sum", "echo"]);
+    expect(documented[1]!.params).toEqual({ type: "object", properties: { path: { type: "string", description: "Where the file is." } } });
+    expect(shortlist).toMatchObject({ compact: true, left: [{ name: "create_entities", reason: expect.stringContaining("never offered") }] });
+    expect(shortlist.promptTokens).toBeLessThanOrEqual(full - 1);
+  });
+
+  it("then the largest best-ranked set that fits, in the order given, each left-out tool with its rank and why", () => {
+    const budget = 100 + measure([FILES[1]!, FILES[0]!]) - 100;
+    const { documented, shortlist } = shortlistTools({ task: "read the text of a file in a directory", tools: FILES, neverOffered: new Set(), measure, budget });
+    expect(documented.map((entry) => entry.name)).toEqual(["list_directory", "read_text_file"]);
+    expect(shortlist.shown).toEqual(["list_directory", "read_text_file"]);
+    expect(shortlist.promptTokens).toBe(measure(documented));
+    expect(shortlist.promptTokens).toBeLessThanOrEqual(budget);
+    expect(shortlist.left.map((entry) => entry.name)).toEqual(["create_entities", "get-sum", "echo"]);
+    expect(shortlist.left[0]!.reason).toMatch(/^ranked \d of 5 for the task \(no word of the task matched\); the 2 ranked above fill the tools' share of the context$/);
+  });
+
+  it("keeps the best-ranked tool where not even one fits", () => {
+    const { documented, shortlist } = shortlistTools({ task: "add numbers: the sum", tools: FILES, neverOffered: new Set(), measure, budget: 10 });
+    expect(documented.map((entry) => entry.name)).toEqual(["get-sum"]);
+    expect(shortlist.promptTokens).toBeGreaterThan(10);
+  });
+
+  it("compact documentation keeps each description's first sentence, at most 200 characters (parameters 100)", () => {
+    expect(firstSentence("Reads a file. Use head for the first lines.", 200)).toBe("Reads a file.");
+    expect(firstSentence("v1.2 reads files", 200)).toBe("v1.2 reads files");
+    expect(firstSentence("x".repeat(300), 200)).toHaveLength(200);
+    const compact = compactTool(tool("t", "One. Two.", { type: "object", properties: { a: { type: "string", description: "First. Second." } } }));
+    expect(compact).toEqual(tool("t", "One.", { type: "object", properties: { a: { type: "string", description: "First." } } }));
+  });
+});
+
+describe("a run with more tools than its context holds", () => {
+  const many = Array.from({ length: 24 }, (_, index) =>
+    defineTool({ name: `Gadget${index}`, description: `Operates gadget number ${index}. ${"It has a long manual. ".repeat(8)}`, params: Type.Object({ level: Type.Integer({ description: "How hard. ".repeat(6) }) }), run: () => ({ ok: index }) }),
+  );
+  const tools = [...many, ...weatherTools];
+
+  it("shows the tools the task needs within toolShare of the context, records the rest with why, and offers only what it shows", async () => {
+    const probe = scriptedModel([]);
+    await runAgent({ model: probe, tools, task: "Weather in Paris?", profile: "mid", toolShare: 1 });
+    const whole = probe.requests[0]!.prompt.length;
+    const contextSize = Math.ceil(whole * 0.8);
+    const model = scriptedModel([{ thought: "", call: { tool: "CityWeather", args: { city: "Paris" } } }, { thought: "", call: { tool: "FinalAnswer", answer: "Paris: 18°C." } }], { contextSize });
+    const events: unknown[] = [];
+    const result = await runAgent({ model, tools, task: "What is the weather in Paris?", profile: "mid", onEvent: (event) => events.push(event) });
+    expect(result).toMatchObject({ status: "answered", answer: "Paris: 18°C." });
+    expect(result.tools.compact).toBe(true);
+    expect(result.tools.shown).toContain("CityWeather");
+    expect(result.tools.shown.length + result.tools.left.length).toBe(tools.length);
+    expect(result.tools.left.length).toBeGreaterThan(0);
+    expect(result.tools.promptTokens).toBeLessThanOrEqual(Math.floor(contextSize / 2));
+    expect(model.requests[0]!.prompt.length).toBe(result.tools.promptTokens);
+    for (const left of result.tools.left) {
+      expect(left.reason).toMatch(/^ranked \d+ of \d+ for the task/);
+      expect(model.requests[0]!.gbnf).not.toContain(`\\"${left.name}\\"`);
+    }
+    expect(model.requests[0]!.gbnf).toContain(`\\"CityWeather\\"`);
+    for (const turn of result.turns) expect(turn.visible.tools.every((name) => result.tools.shown.includes(name))).toBe(true);
+    expect(events[0]).toMatchObject({ type: "run-start", tools: result.tools.shown, shortlist: result.tools });
+  });
+
+  it("toolShare 1 documents every tool as long as the prompt fits the context at all; an unbounded context measures nothing", async () => {
+    const probe = scriptedModel([]);
+    const unbounded = await runAgent({ model: probe, tools, task: "Weather in Paris?", profile: "mid" });
+    expect(unbounded.tools).toMatchObject({ left: [], compact: false, budget: null, promptTokens: null });
+    const whole = probe.requests[0]!.prompt.length;
+    const model = scriptedModel([], { contextSize: whole + 50 });
+    const result = await runAgent({ model, tools, task: "Weather in Paris?", profile: "mid", toolShare: 1 });
+    expect(result.tools).toMatchObject({ shown: tools.map((entry) => entry.name), left: [], compact: false, budget: whole + 50, promptTokens: whole });
+  });
+});
