@@ -16,8 +16,8 @@ export { ModelDownloadError, type DownloadOptions } from "./runtime/backends/lla
 export { connectServer, type ConnectServerOptions, type RemoteModelPort } from "./runtime/backends/served/remote-model.js";
 export type { ServerInfo } from "./runtime/backends/served/trust-checks.js";
 export type { ServerStanding } from "./runtime/backends/served/server-health.js";
-export { ServerError, ServerTrustError, ServerVocabularyError, type ServerFailureKind, type TrustCheck } from "./runtime/backends/served/server-errors.js";
+export { ServerAuthError, ServerError, ServerTrustError, ServerVocabularyError, type ServerFailureKind, type TrustCheck } from "./runtime/backends/served/server-errors.js";
 export { buildLlamaServer, ServerBuildError, type BuildServerOptions } from "./runtime/backends/served/llama-server-build.js";
-export { startLlamaServer, ServerStartError, type RunningServer, type StartServerOptions } from "./runtime/backends/served/llama-server-process.js";
+export { startLlamaServer, ServerPortError, ServerStartError, type RunningServer, type StartServerOptions } from "./runtime/backends/served/llama-server-process.js";
 export { isServerUrl } from "./runtime/backends/llama/model-download.js";
 export { sampleValue, type SampleValueOptions, type SampledValue } from "./runtime/backends/llama/sample-value.js";

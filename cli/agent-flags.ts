@@ -21,6 +21,8 @@ export function addModelFlags(command: Command, defaultModel?: string): Command 
   return command
     .addOption(new Option("--model <source>", "a GGUF path, demo (the trained weather model), tiny or tiny:SEED (the built-in random model), hf:user/repo/file.gguf (downloaded once), or http://host:port of a llama-server (several, comma-separated)").default(defaultModel))
     .option("--vocabulary <gguf>", "with a server: a local copy of the served GGUF, for its tokenizer and chat template (default: the path the server reports)")
+    // From the environment too, so that the key need not be typed where a process list or a shell history shows it.
+    .addOption(new Option("--api-key <key>", "with a server started with --api-key: its key, sent with every request").env("NARROWGAUGE_API_KEY"))
     .option("--threads <n>", "CPU threads (default: 1 below 256 MiB, else the cores)", integer(1))
     .option("--context-size <tokens>", "tokens one run can hold (default: the training context capped at 4096)", integer(64))
     .option("--sequences <n>", "concurrent runs the handle serves (default: 4 below 256 MiB, else 1)", integer(1))
@@ -61,6 +63,7 @@ export function addAgentFlags(command: Command): Command {
 export interface FlagValues extends Record<string, unknown> {
   model?: string;
   vocabulary?: string;
+  apiKey?: string;
   threads?: number;
   contextSize?: number;
   sequences?: number;

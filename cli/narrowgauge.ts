@@ -43,7 +43,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   addAgentFlags(addModelFlags(program.command("run")))
     .description("run an agent over the tools a module exports, on one task")
     .option("--tools <module>", "a .ts or .js module exporting tools made with defineTool (TypeScript loads without a build step)")
-    .option("--mcp <server>", 'an MCP server\'s tools: "<command and args>" (stdio) or an http(s) URL; repeatable', collect)
+    .option("--mcp <server>", 'an MCP server\'s tools: "<command and args>" (stdio; split into words as a POSIX shell does, nothing expanded: no operators, no $VARIABLES) or an http(s) URL; repeatable', collect)
     .option("--allow-destructive <names>", "MCP tools marked destructive that may run (comma-separated, or all); by default they are switched off", (text: string) => text.split(",").map((name) => name.trim()))
     .option("--json", "print the result object as JSON on stdout, and nothing else")
     .option("--trace <file>", "write the run as a self-contained HTML page")

@@ -59,7 +59,8 @@ export type CliModel = LlamaModelPort | RemoteModelPort;
 export async function loadCliModel(source: string, flags: FlagValues): Promise<CliModel | null> {
   try {
     const urls = source.split(",").map((url) => url.trim());
-    if (urls.every(isServerUrl)) return await connectServer(urls, { vocabulary: flags.vocabulary });
+    // An empty NARROWGAUGE_API_KEY is no key.
+    if (urls.every(isServerUrl)) return await connectServer(urls, { vocabulary: flags.vocabulary, apiKey: flags.apiKey || undefined });
     return await loadModel(source, modelOptions(flags));
   } catch (error) {
     process.stderr.write(`Cannot load the model: ${(error as Error).message}\n`);

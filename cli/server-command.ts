@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { buildLlamaServer, loadModel, startLlamaServer } from "../index.js";
 import { EXIT } from "./run-command.js";
 
@@ -31,16 +31,19 @@ export function serverCommand(command: Command, done: (code: number) => void): C
     .option("--slot-context <tokens>", "tokens per slot", positive, 4096)
     .option("--threads <n>", "CPU threads", positive, 1)
     .option("--port <n>", "port (default: a free one)", positive)
-    .action(async (flags: { model: string; slots: number; slotContext: number; threads: number; port?: number }) => {
+    .addOption(new Option("--api-key <key>", "a key every client must send (runs send it with --api-key or NARROWGAUGE_API_KEY); /health stays open").env("NARROWGAUGE_API_KEY"))
+    .action(async (flags: { model: string; slots: number; slotContext: number; threads: number; port?: number; apiKey?: string }) => {
       // Resolves tiny:SEED and checks the file loads, with the errors the other commands give.
       const local = await loadModel(flags.model, { sequences: 1, contextSize: 256 });
       const file = local.opened.file;
       await local.dispose();
       // The first start builds llama-server (minutes): its steps are shown, not a silent wait.
       const binary = await buildLlamaServer({ log: (line) => process.stderr.write(`server:build: ${line}\n`) });
-      const server = await startLlamaServer({ model: file, binary, slots: flags.slots, slotContext: flags.slotContext, threads: flags.threads, port: flags.port });
+      // An empty NARROWGAUGE_API_KEY is no key.
+      const apiKey = flags.apiKey || undefined;
+      const server = await startLlamaServer({ model: file, binary, slots: flags.slots, slotContext: flags.slotContext, threads: flags.threads, port: flags.port, apiKey });
       process.stdout.write(`${server.url}\n`);
-      process.stderr.write(`serving ${file} with ${flags.slots} slot(s) of ${flags.slotContext} tokens; Ctrl-C stops it\n`);
+      process.stderr.write(`serving ${file} with ${flags.slots} slot(s) of ${flags.slotContext} tokens${apiKey ? " to clients that send its API key" : ""}; Ctrl-C stops it\n`);
       await new Promise<void>((resolve) => {
         process.once("SIGINT", resolve);
         process.once("SIGTERM", resolve);

@@ -13,13 +13,20 @@ export interface FakeServerOptions {
   slotContext?: number;
   /** The text every step completion streams, a token (here: a character) per event. */
   step?: string;
+  /**
+   * Requires this key as llama-server's `--api-key` does: every path but
+   * /health and /v1/health answers 401 unless `Authorization: Bearer <key>`
+   * (or `X-Api-Key: <key>`) carries it.
+   */
+  apiKey?: string;
   /** Handles a request before the defaults; return true when it answered. */
   override?: (path: string, body: Record<string, unknown>, response: ServerResponse) => boolean | Promise<boolean>;
 }
 
 export interface FakeServer {
   url: string;
-  requests: Array<{ path: string; body: Record<string, unknown> }>;
+  /** Every request, with the key it carried (undefined: none). */
+  requests: Array<{ path: string; body: Record<string, unknown>; key?: string }>;
   close(): Promise<void>;
 }
 
@@ -47,7 +54,12 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
   const server: Server = createServer(async (request, response) => {
     const path = new URL(request.url ?? "/", "http://fake").pathname;
     const body = await readBody(request);
-    requests.push({ path, body });
+    const header = request.headers.authorization ?? request.headers["x-api-key"];
+    const key = typeof header === "string" ? header.replace(/^Bearer /, "") : undefined;
+    requests.push({ path, body, key });
+    if (options.apiKey !== undefined && key !== options.apiKey && path !== "/health" && path !== "/v1/health") {
+      return json(response, 401, { error: { code: 401, message: "Invalid API Key", type: "authentication_error" } });
+    }
     if (await options.override?.(path, body, response)) return;
     if (path === "/props") return json(response, 200, { total_slots: 2, model_path: options.vocabulary, build_info: "fake-1", default_generation_settings: { n_ctx: options.slotContext ?? 4096 } });
     if (path === "/v1/models") return json(response, 200, { data: [{ meta: { n_vocab: vocabulary.fileInfo.metadata.tokenizer?.ggml?.tokens?.length, n_params: 1000 } }] });

@@ -24,6 +24,13 @@ export interface ConnectServerOptions {
    * reports, which exists here when the server runs on this machine.
    */
   vocabulary?: string;
+  /**
+   * The key of servers started with `--api-key`, sent as `Authorization:
+   * Bearer <key>` with every request (llama-server leaves only /health
+   * open). Never logged, and never part of an error or the model's
+   * description. Without it such a server answers 401: a ServerAuthError.
+   */
+  apiKey?: string;
   /** Longest wait for a server to answer a request or start a step's stream, in ms. Default 60 000 (a long prompt on a slow server). */
   answerMs?: number;
   /** Longest silence between two streamed tokens, in ms. Default 30 000. */
@@ -89,9 +96,12 @@ export async function connectServer(urls: string | readonly string[], options: C
     maxProbeMs: options.maxProbeMs ?? DEFAULTS.maxProbeMs,
   };
   for (const [name, value] of Object.entries(settings)) if (!(Number.isFinite(value) && value > 0)) throw new ConfigurationError(name, `connectServer: ${name} must be a positive number, got ${value}`);
+  // An HTTP header holds no control characters; fetch's own refusal would quote the key.
+  if (options.apiKey !== undefined && (options.apiKey === "" || /[\x00-\x1f\x7f]/.test(options.apiKey))) throw new ConfigurationError("apiKey", "connectServer: apiKey must be a non-empty string without control characters (line breaks)");
+  const connect = { answerMs: settings.connectMs, apiKey: options.apiKey };
   const list = (typeof urls === "string" ? urls.split(",") : [...urls]).map((url) => normalise(url.trim())).filter(Boolean);
   if (list.length === 0) throw new ConfigurationError("urls", "connectServer needs at least one server URL");
-  const servers = await Promise.all(list.map((url) => readServerInfo(url, settings.connectMs)));
+  const servers = await Promise.all(list.map((url) => readServerInfo(url, connect)));
   const first = servers[0]!;
   const llama = options.llama ?? (await defaultLlama(false));
   const vocabularyFile = options.vocabulary ?? first.modelPath;
@@ -102,15 +112,15 @@ export async function connectServer(urls: string | readonly string[], options: C
   };
   let reference: Fingerprint | null;
   try {
-    await Promise.all(servers.map((server) => checkServer(server, client, settings.minSlotContext, settings.connectMs)));
-    reference = await checkSameModel(servers, client, settings.connectMs);
+    await Promise.all(servers.map((server) => checkServer(server, client, settings.minSlotContext, connect)));
+    reference = await checkSameModel(servers, client, connect);
   } catch (error) {
     await vocabulary.dispose();
     throw error;
   }
   const chatWrapper = resolveModelChatWrapper(await nodeLlamaCpp(), vocabulary);
-  const recheck = (url: string) => recheckServer(servers.find((server) => server.url === url)!, client, reference, settings.minSlotContext, settings.connectMs);
-  return remotePort(servers, vocabulary, vocabularyFile, chatWrapper, settings, recheck);
+  const recheck = (url: string) => recheckServer(servers.find((server) => server.url === url)!, client, reference, settings.minSlotContext, connect);
+  return remotePort(servers, vocabulary, vocabularyFile, chatWrapper, { ...settings, apiKey: options.apiKey }, recheck);
 }
 
 /** The tokens the runtime's prompts start with: BOS when the model adds one. */
@@ -119,7 +129,7 @@ function withBos(model: LlamaModel, tokens: readonly number[]): number[] {
   return model.tokens.shouldPrependBosToken && bos !== null && tokens[0] !== bos ? [bos, ...tokens] : [...tokens];
 }
 
-function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, vocabularyFile: string, chatWrapper: ChatWrapper, settings: typeof DEFAULTS, recheck: (url: string) => Promise<void>): RemoteModelPort {
+function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, vocabularyFile: string, chatWrapper: ChatWrapper, settings: typeof DEFAULTS & { apiKey?: string }, recheck: (url: string) => Promise<void>): RemoteModelPort {
   const slots: ServerSlot[] = servers.flatMap((server) => Array.from({ length: server.slots }, (_, id) => ({ url: server.url, id, contextSize: server.slotContext })));
   const unused = [...slots];
   // A failed server leaves the rotation; a passed probe brings it back, and its free slots go to runs waiting for one.
@@ -147,7 +157,7 @@ function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, voca
     available: healthy,
     what: "server slot",
   });
-  const slotSettings: SlotRequestSettings = { answerMs: settings.answerMs, idleMs: settings.idleMs, bannedTokens: controlTokenIds(vocabulary) ?? [] };
+  const slotSettings: SlotRequestSettings = { answerMs: settings.answerMs, idleMs: settings.idleMs, bannedTokens: controlTokenIds(vocabulary) ?? [], apiKey: settings.apiKey };
   const first = servers[0]!;
   const contextSize = Math.min(...servers.map((server) => server.slotContext));
   const start = (slot: ServerSlot, request: GenerateRequest) => slotJob(slot, request, slotSettings);

@@ -21,6 +21,8 @@ export interface SlotRequestSettings {
   idleMs: number;
   /** Token ids never to sample (control tokens), as llama-server's logit_bias. */
   bannedTokens: readonly number[];
+  /** The servers' key (`--api-key`), sent with every step. */
+  apiKey?: string;
 }
 
 const number = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
@@ -87,6 +89,7 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
       // A generation streams an event per token or fewer, and its final one: more is a server streaming past what was asked.
       maxEvents: request.maxTokens + STREAM_EVENT_SLACK,
       totalMs: settings.answerMs + request.maxTokens * settings.idleMs,
+      apiKey: settings.apiKey,
     });
     for await (const event of events) {
       const content = typeof event.content === "string" ? event.content : "";

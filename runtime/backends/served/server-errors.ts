@@ -20,6 +20,24 @@ export class ServerError extends NarrowgaugeError {
 }
 
 /**
+ * The server answered 401: it was started with `--api-key` and the request
+ * carried no key, or another one. A ServerError of kind "http" (status 401),
+ * so a run it ends fails with "server-failed"; the key is never part of it.
+ */
+export class ServerAuthError extends ServerError {
+  constructor(url: string, readonly keyGiven: boolean) {
+    super(
+      url,
+      "http",
+      keyGiven
+        ? "the server refused the API key given: it is wrong (connectServer's apiKey, --api-key or NARROWGAUGE_API_KEY)"
+        : "the server requires an API key and none was given: pass it as connectServer(url, { apiKey }), --api-key or NARROWGAUGE_API_KEY",
+      401,
+    );
+  }
+}
+
+/**
  * What the client checks on connecting, a closed set:
  * - `rejects-invalid-grammar`: a malformed grammar must be refused, not run unconstrained;
  * - `obeys-grammar`: a one-string grammar must produce exactly that string;

@@ -1,4 +1,4 @@
-import { ServerError } from "./server-errors.js";
+import { ServerAuthError, ServerError } from "./server-errors.js";
 import { NarrowgaugeError } from "../../../base/narrowgauge-error.js";
 
 /** The caller's own signal fired: not a failure, the generation is "aborted". */
@@ -24,6 +24,18 @@ export interface RequestLimits {
   /** Most events a stream may send (streams only; a generation's, its tokens and a few more); unbounded when absent. */
   maxEvents?: number;
 }
+
+/** What a request carries besides its limits. */
+export interface RequestOptions extends RequestLimits {
+  /** Sent as `Authorization: Bearer <key>`, for a server started with `--api-key`; never part of an error. */
+  apiKey?: string;
+}
+
+/** A request's headers: its body's type, and the key when there is one. */
+const headersFor = (options: RequestOptions, json: boolean): Record<string, string> => ({
+  ...(json ? { "content-type": "application/json" } : {}),
+  ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
+});
 
 /** Defaults of the size bounds: what a llama-server answer never comes near. */
 export const ANSWER_BOUNDS = { jsonBytes: 16 * 2 ** 20, streamBytes: 64 * 2 ** 20, lineBytes: 2 ** 20 } as const;
@@ -110,7 +122,11 @@ async function boundedText(url: string, response: Response, maxBytes: number): P
   }
 }
 
-async function readJson(url: string, response: Response, maxBytes: number = ANSWER_BOUNDS.jsonBytes): Promise<Json> {
+async function readJson(url: string, response: Response, keyGiven: boolean, maxBytes: number = ANSWER_BOUNDS.jsonBytes): Promise<Json> {
+  if (response.status === 401) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new ServerAuthError(url, keyGiven);
+  }
   const text = await boundedText(url, response, maxBytes);
   let body: unknown;
   try {
@@ -127,12 +143,13 @@ async function readJson(url: string, response: Response, maxBytes: number = ANSW
 }
 
 /** GET or POST a JSON request and read its JSON answer, within `limits`. */
-export async function requestJson(base: string, path: string, body: unknown, limits: RequestLimits): Promise<Json> {
+export async function requestJson(base: string, path: string, body: unknown, limits: RequestOptions): Promise<Json> {
   const url = new URL(path, base).href;
-  const init: RequestInit = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const headers = headersFor(limits, body !== undefined);
+  const init: RequestInit = body === undefined ? { headers } : { method: "POST", headers, body: JSON.stringify(body) };
   const { response, controller, dispose } = await open(url, init, limits);
   try {
-    return await readJson(url, response, limits.maxBytes);
+    return await readJson(url, response, limits.apiKey !== undefined, limits.maxBytes);
   } catch (error) {
     throw transportFailure(url, error, controller, limits.signal, true);
   } finally {
@@ -149,14 +166,14 @@ export async function requestJson(base: string, path: string, body: unknown, lim
  * Closing the iteration (or the caller's signal) closes the connection,
  * which cancels the task on the server.
  */
-export async function* streamJson(base: string, path: string, body: unknown, limits: RequestLimits): AsyncGenerator<Json> {
+export async function* streamJson(base: string, path: string, body: unknown, limits: RequestOptions): AsyncGenerator<Json> {
   const url = new URL(path, base).href;
-  const init: RequestInit = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const init: RequestInit = { method: "POST", headers: headersFor(limits, true), body: JSON.stringify(body) };
   const { response, controller, timer, dispose } = await open(url, init, limits);
   let total: NodeJS.Timeout | undefined;
   try {
     if (!response.ok || !response.body) {
-      await readJson(url, response);
+      await readJson(url, response, limits.apiKey !== undefined);
       throw new ServerError(url, "protocol", "an empty streamed answer", response.status);
     }
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
