@@ -12,6 +12,6 @@ export * from "../core.js";
 
 // Models in the page
 export { loadPageModel, type PageModelOptions } from "./load-page-model.js";
-export type { BrowserModelOptions, BrowserModelPort } from "../runtime/backends/wllama/wllama-model.js";
+export type { BrowserModelOptions, BrowserModelPort, LoadProgress, PromptProgress } from "../runtime/backends/wllama/wllama-model.js";
 export { UnsupportedVocabularyError } from "../runtime/gguf/vocab/vocab-data.js";
 export { renderTrace } from "../trace/render-trace.js";

@@ -44,7 +44,7 @@ dl { display: grid; grid-template-columns: 110px minmax(0, 1fr); gap: 4px 12px; 
 pre { margin: 0; white-space: pre-wrap; word-break: break-word; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 ul.decisions { margin: 6px 0 0; padding-left: 18px; } ul.decisions li.refuse { color: var(--bad); } ul.decisions li.force-final, ul.decisions li.ban, ul.decisions li.nudge { color: var(--warn); }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); font-size: 13px; }
-.bar { fill: #4a6fa5; } .bar-label { font-size: 11px; fill: var(--ink); } .axis { font-size: 11px; fill: var(--muted); }
+.bar { fill: #4a6fa5; } .track { fill: #eef1f5; } .bar-label { font-size: 11px; fill: var(--ink); } .axis { font-size: 11px; fill: var(--muted); }
 details summary { cursor: pointer; color: var(--muted); }
 `;
 

@@ -2,17 +2,21 @@
 import { loadPageModel, ModelLoadError, NarrowgaugeError, renderTrace, runAgent, type BrowserModelPort, type RunEvent, type RunResult } from "../index.js";
 import * as narrowgauge from "../index.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
+import { loadingLine, RunProgress } from "./progress-line.js";
 
 /**
  * The weather demo in a page: the trained default model served beside the
  * page (or a .gguf picked from disk), the thought and answer streaming in as
  * they are sampled, a stop button, the trace view when the run ends and the
- * RunResult as JSON in #run-result. Query: `?model=<url>` another model,
+ * RunResult as JSON in #run-result. #status says how far the model has
+ * loaded, #progress what the run is doing (the turn, the prompt being read,
+ * the field being written): a first prompt is read for tens of seconds
+ * before anything streams. Query: `?model=<url>` another model,
  * `?task=…`, `?autorun=0` to wait for the Run button, `?spy=1` to record prompts.
  */
 const query = new URLSearchParams(location.search);
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const [status, error, stream, result] = [element("status"), element("error"), element("stream"), element("run-result")];
+const [status, progress, error, stream, result] = [element("status"), element("progress"), element("error"), element("stream"), element("run-result")];
 const trace = element<HTMLIFrameElement>("trace");
 const [runButton, stopButton] = [element<HTMLButtonElement>("run"), element<HTMLButtonElement>("stop")];
 const taskInput = element<HTMLInputElement>("task");
@@ -22,6 +26,7 @@ const WASM = { "single-thread/wllama.wasm": absolute("./wasm/single-thread.wasm"
 
 let model: BrowserModelPort | null = null;
 let running: AbortController | null = null;
+const runProgress = new RunProgress();
 
 function showError(failure: unknown): void {
   const code = failure instanceof NarrowgaugeError ? (failure as NarrowgaugeError & { code?: string }).code : undefined;
@@ -33,12 +38,23 @@ function showError(failure: unknown): void {
 async function load(source: string | Blob): Promise<void> {
   runButton.disabled = true;
   error.hidden = true;
-  status.textContent = `loading ${typeof source === "string" ? source : (source as File).name}…`;
+  const name = typeof source === "string" ? source.split("/").pop()! : (source as File).name;
+  status.textContent = `loading the model ${name}…`;
   await model?.dispose();
   model = null;
   try {
     const threads = Number(query.get("threads") ?? 1);
-    model = await loadPageModel({ model: source, wasm: WASM, threads, contextSize: Number(query.get("context") ?? 4096) });
+    model = await loadPageModel({
+      model: source,
+      wasm: WASM,
+      threads,
+      contextSize: Number(query.get("context") ?? 4096),
+      onLoad: (loading) => (status.textContent = loadingLine(name, loading)),
+      // Only this page's own runs: a script's runs on the model (the browser tests') have no turn to report.
+      onPrompt: (reading) => {
+        if (running) progress.textContent = runProgress.prompt(reading);
+      },
+    });
     status.textContent = `${model.description.name} · ${model.description.wrapper} format · ${model.description.threads} thread(s)`;
     status.dataset.loaded = "true";
     runButton.disabled = false;
@@ -49,14 +65,24 @@ async function load(source: string | Blob): Promise<void> {
   }
 }
 
-/** Streams the thought and the answer as they are sampled, one line per turn and field. */
+/** A new element of the page, its text set as text. */
+function add(parent: HTMLElement, className: string, text: string): HTMLElement {
+  const child = parent.appendChild(document.createElement("div"));
+  child.className = className;
+  child.textContent = text;
+  return child;
+}
+
+/** Says what the run is doing in #progress, and streams the thought and the answer as they are sampled, one line per turn and field. */
 function onEvent(event: RunEvent): void {
+  progress.textContent = runProgress.event(event);
   if (event.type !== "text") return;
   const id = `turn-${event.index}-${event.field}`;
   let line = document.getElementById(id);
   if (!line) {
-    stream.insertAdjacentHTML("beforeend", `<div class="field">turn ${event.index} · ${event.field}</div><div class="text" id="${id}"></div>`);
-    line = document.getElementById(id)!;
+    add(stream, "field", `turn ${event.index} · ${event.field}`);
+    line = add(stream, "text", "");
+    line.id = id;
   }
   line.textContent += event.text;
   stream.dataset.streamed = String(Number(stream.dataset.streamed ?? 0) + 1);

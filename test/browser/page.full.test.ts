@@ -56,6 +56,17 @@ describe.skipIf(!hasChromium)("narrowgauge/browser: the weather demo page in a r
 
   const open = async (query: string): Promise<Page> => {
     const page = await browser.newPage();
+    // Every text the status lines show, in order, however briefly: a fast model's prompt is read in a moment.
+    await page.addInitScript(() => {
+      const seen: Record<string, string[]> = { status: [], progress: [] };
+      Object.assign(window, { seenLines: seen });
+      new MutationObserver(() => {
+        for (const [id, lines] of Object.entries(seen)) {
+          const text = document.getElementById(id)?.textContent ?? "";
+          if (text !== "" && lines.at(-1) !== text) lines.push(text);
+        }
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
     page.on("request", (request) => {
       const url = request.url();
       if (!url.startsWith(server.url) && !url.startsWith(`blob:${server.url.slice(0, -1)}`) && !url.startsWith("data:")) outside.push(url);
@@ -63,6 +74,7 @@ describe.skipIf(!hasChromium)("narrowgauge/browser: the weather demo page in a r
     await page.goto(`${server.url}?${query}`);
     return page;
   };
+  const seenLines = (page: Page) => page.evaluate(() => (window as unknown as { seenLines: Record<"status" | "progress", string[]> }).seenLines);
   const resultOf = async (page: Page, timeout = 120_000): Promise<RunResult> => {
     await page.waitForFunction(() => (document.getElementById("run-result")?.textContent ?? "") !== "" || !document.getElementById("error")!.hidden, null, { timeout });
     expect(await page.locator("#error").isHidden(), (await page.textContent("#error")) ?? "").toBe(true);
@@ -103,6 +115,17 @@ describe.skipIf(!hasChromium)("narrowgauge/browser: the weather demo page in a r
     // What streamed in as it was sampled is what the steps hold: each turn's thought, and the answer.
     for (const turn of result.turns) expect(await page.textContent(`#turn-${turn.index}-thought`)).toBe(turn.step?.thought || null);
     expect(await page.textContent(`#turn-${result.turns.length}-answer`)).toBe(result.answer);
+    // While it loaded and ran, the status lines said what was happening: the megabytes fetched, then each turn, its prompt read before anything streamed, and the end.
+    const { status, progress } = await seenLines(page);
+    expect(status).toContainEqual(expect.stringMatching(/^loading the model narrowgauge-weather\.q8_0\.gguf: \d+\.\d MB of 5\.2 MB fetched…$/));
+    expect(status).toContain("loading the model narrowgauge-weather.q8_0.gguf into llama.cpp: 5.2 MB…");
+    const reading = progress.findIndex((line) => /^turn 1 of 6: reading the prompt: 0 of \d+ tokens/.test(line));
+    const writing = progress.findIndex((line) => line.startsWith("turn 1 of 6: writing the"));
+    expect(reading, progress.join("\n")).toBeGreaterThanOrEqual(0);
+    expect(writing).toBeGreaterThan(reading);
+    expect(progress.some((line) => line.startsWith(`turn ${result.turns.length} of 6: writing the answer`))).toBe(true);
+    expect(progress.at(-1)).toBe(`answered after ${result.turns.length} turn(s)`);
+    expect(await page.textContent("#progress")).toBe(`answered after ${result.turns.length} turn(s)`);
     // The trace view shows the same run.
     expect(await page.frameLocator("#trace").locator("#answer").textContent()).toBe(result.answer);
     await page.screenshot({ path: join(ARTIFACTS, "browser-demo.png"), fullPage: true });

@@ -10,6 +10,7 @@ import { tokenBytes } from "../../gguf/vocab/detokenize.js";
 import type { GgufVocabulary } from "../../gguf/vocab/gguf-vocabulary.js";
 import { chooseToken, type Candidate } from "./choose-token.js";
 import { spanVocabulary } from "./span-vocabulary.js";
+import { reportingPrompt, type PromptProgress } from "./prompt-progress.js";
 
 /** What a generation uses of wllama 2.x: one sequence, its KV cache, logits. */
 export type WllamaEngine = Pick<Wllama, "decode" | "getLogits" | "kvRemove" | "isTokenEOG" | "samplingSample">;
@@ -21,6 +22,8 @@ export interface WllamaSequence {
   /** Prompt tokens evaluated per call, so an abort stops within one batch. */
   readonly batchSize: number;
   cached: number[];
+  /** Told how far each generation has read its prompt (see PromptProgress); absent, nothing is counted. */
+  readonly onPrompt?: (progress: PromptProgress) => void;
 }
 
 interface Choice extends Candidate {
@@ -141,5 +144,6 @@ function wllamaSampler(sequence: WllamaSequence, { gbnf, sampling, frame: frameS
 
 /** One generation on wllama under a grammar (see decodeUnderGrammar): a greedy run writes what node-llama-cpp writes. */
 export function generateOnWllama(sequence: WllamaSequence, request: GenerateRequest): Promise<DecodedGeneration> {
-  return decodeUnderGrammar(wllamaEngine(sequence), request);
+  const engine = wllamaEngine(sequence);
+  return decodeUnderGrammar(sequence.onPrompt ? reportingPrompt(engine, request.prompt, sequence.onPrompt) : engine, request);
 }

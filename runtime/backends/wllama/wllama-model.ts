@@ -13,6 +13,10 @@ import { readGgufLayout } from "../../gguf/gguf-reader.js";
 import { ggufVocabulary, type GgufVocabulary } from "../../gguf/vocab/gguf-vocabulary.js";
 import { TokenAttr } from "../../gguf/vocab/vocab-data.js";
 import { generateOnWllama, type WllamaSequence } from "./wllama-generate.js";
+import { modelBlob, type LoadProgress } from "./model-blob.js";
+import type { PromptProgress } from "./prompt-progress.js";
+
+export type { LoadProgress, PromptProgress };
 
 export interface BrowserModelOptions {
   /** The GGUF: a URL (fetched), or a File or Blob (a model the user picked). */
@@ -29,6 +33,10 @@ export interface BrowserModelOptions {
   threads?: number;
   /** Prompt tokens evaluated per batch; default 512. */
   batchSize?: number;
+  /** Told as the model loads: bytes fetched, then the hand-over to llama.cpp (see LoadProgress). */
+  onLoad?: (progress: LoadProgress) => void;
+  /** Told as each generation reads its prompt, batch by batch (see PromptProgress): a first prompt takes seconds to tens of seconds in a page. */
+  onPrompt?: (progress: PromptProgress) => void;
 }
 
 export interface BrowserModelPort extends ModelPort {
@@ -50,13 +58,6 @@ async function readLayout(blob: Blob): Promise<ReturnType<typeof readGgufLayout>
   }
 }
 
-async function modelBlob(model: string | Blob): Promise<Blob> {
-  if (typeof model !== "string") return model;
-  const response = await fetch(model);
-  if (!response.ok) throw new ModelLoadError(fileName(model), `fetching it answered HTTP ${response.status}`);
-  return response.blob();
-}
-
 /**
  * Loads a GGUF into llama.cpp's WebAssembly build (wllama 2.x) as a model
  * port: rendering through node-llama-cpp's chat wrappers, tokenization in
@@ -67,7 +68,7 @@ async function modelBlob(model: string | Blob): Promise<Blob> {
 export async function loadBrowserModel(options: BrowserModelOptions): Promise<BrowserModelPort> {
   const file = fileName(options.model);
   const fail = (cause: unknown) => (cause instanceof ModelLoadError ? cause : new ModelLoadError(file, cause));
-  const blob = await modelBlob(options.model).catch((error) => Promise.reject(fail(error)));
+  const blob = await modelBlob(options.model, file, options.onLoad).catch((error) => Promise.reject(fail(error)));
   let vocabulary: GgufVocabulary;
   try {
     vocabulary = ggufVocabulary(await readLayout(blob));
@@ -79,6 +80,11 @@ export async function loadBrowserModel(options: BrowserModelOptions): Promise<Br
   const batchSize = options.batchSize ?? 512;
   const wllama = new options.Wllama(options.wasm, { suppressNativeLog: true });
   try {
+    try {
+      options.onLoad?.({ stage: "loading", bytes: blob.size });
+    } catch {
+      // A page's listener that throws must not fail the load it watches.
+    }
     await wllama.loadModel([blob], { n_ctx: contextSize, n_threads: threads, n_batch: batchSize });
     // A greedy sampler without a grammar: its pick is the most likely token, which the grammar is asked about first.
     await wllama.samplingInit({ temp: 0 });
@@ -86,7 +92,7 @@ export async function loadBrowserModel(options: BrowserModelOptions): Promise<Br
     await wllama.exit().catch(() => undefined);
     throw fail(error);
   }
-  const sequence: WllamaSequence = { engine: wllama, vocabulary, batchSize, cached: [] };
+  const sequence: WllamaSequence = { engine: wllama, vocabulary, batchSize, cached: [], onPrompt: options.onPrompt };
   const chatWrapper = options.resolveChatWrapper(vocabulary, file);
   const port = pooledModelPort({
     vocabulary,

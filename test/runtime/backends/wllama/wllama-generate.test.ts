@@ -7,6 +7,7 @@ import { SeededRandom } from "../../../../runtime/gguf/seeded-random.js";
 import { tinyModelFile } from "../../../../runtime/gguf/forge/tiny-model-file.js";
 import { ggufVocabulary, type GgufVocabulary } from "../../../../runtime/gguf/vocab/gguf-vocabulary.js";
 import { generateOnWllama, type WllamaEngine, type WllamaSequence } from "../../../../runtime/backends/wllama/wllama-generate.js";
+import type { PromptProgress } from "../../../../runtime/backends/wllama/prompt-progress.js";
 import type { GenerateRequest } from "../../../../runtime/engine/model-port.js";
 
 /** A stand-in for wllama: seeded random logits per evaluated position, and a record of what it was asked. */
@@ -81,6 +82,19 @@ describe("generation on wllama, with a stand-in engine (what the page runs)", ()
     expect(result.stopReason).toBe("aborted");
     expect(result.text).toBe("");
     expect(calls.filter((call) => call.startsWith("decode"))).toEqual(["decode 64"]);
+  });
+
+  it("says how far it has read a long prompt, batch by batch, and counts only what the KV cache did not hold", async () => {
+    const { engine } = fakeEngine(vocabulary, 7);
+    const reports: PromptProgress[] = [];
+    const held: WllamaSequence = { ...sequence(engine, 64), onPrompt: (progress) => reports.push(progress) };
+    const prompt = Array.from({ length: 150 }, (_, i) => 5 + (i % 300));
+    await generateOnWllama(held, request(prompt));
+    // Two whole batches, then the rest with the first sample; nothing more once the prompt is read.
+    expect(reports).toEqual([0, 64, 128, 150].map((evaluated) => ({ tokens: 150, reused: 0, evaluated })));
+    reports.length = 0;
+    await generateOnWllama(held, request([...prompt.slice(0, 100), 7, 8]));
+    expect(reports).toEqual([{ tokens: 2, reused: 100, evaluated: 0 }, { tokens: 2, reused: 100, evaluated: 2 }]);
   });
 
   it("never writes more than maxTokens", async () => {
