@@ -32,7 +32,7 @@ class ToolExitError extends NarrowgaugeError {
  * command loaded that calls it fails that call (the model sees the error)
  * instead of ending the command with code 0 and no result.
  */
-async function withoutToolExits<T>(work: () => Promise<T>): Promise<T> {
+export async function withoutToolExits<T>(work: () => Promise<T>): Promise<T> {
   const exit = process.exit;
   process.exit = ((code?: number | string | null) => {
     throw new ToolExitError(`a tool called process.exit(${code ?? ""}); narrowgauge's command line does not exit for a tool`);

@@ -35,7 +35,7 @@ export class PeerRecorder {
     const fetched = [...new Set(this.turns.flatMap((turn) => (turn.tool?.ok ? [`${turn.tool.name}(${JSON.stringify(turn.tool.args)}) returned ${JSON.stringify(turn.tool.result)}`] : [])))];
     const error = details.error;
     const record = {
-      task: this.task, reason, profile: "none" as const, codec: "node-llama-cpp" as const, requireTool: false, judgements: [], turns: this.turns, dropped: [],
+      task: this.task, reason, profile: "none" as const, codec: "node-llama-cpp" as const, toolRequired: false, judgements: [], turns: this.turns, dropped: [],
       // node-llama-cpp documents every tool it is given; what a turn offered is on the turn.
       tools: { shown: [...new Set(this.turns.flatMap((turn) => turn.visible.tools))], left: [], compact: false, promptTokens: this.turns[0]?.prompt.tokens ?? 0, budget: null },
       model: this.model,

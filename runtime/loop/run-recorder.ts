@@ -153,7 +153,7 @@ export class RunRecorder {
       reason,
       profile: this.config.profileName,
       codec: this.config.codec.name,
-      requireTool: this.config.registry.requiresTool(this.config.requireTool, this.judgements),
+      toolRequired: this.config.registry.requiresTool(this.config.requireTool, this.judgements),
       judgements: this.judgements,
       turns,
       dropped: this.dropped,

@@ -129,8 +129,12 @@ export interface RunRecord {
   profile: ProfileName | "custom";
   /** How the run's steps were written (see RunAgentOptions.codec); "node-llama-cpp" for a run of node-llama-cpp's own function calling (the probe's peer baseline). */
   codec: CodecName | "node-llama-cpp";
-  /** Whether FinalAnswer waited for a successful tool call. */
-  requireTool: boolean;
+  /**
+   * Whether FinalAnswer waited for a successful tool call: the `requireTool`
+   * option as the run resolved it ("always" is true, "never" false, "auto"
+   * what the freshness judgement decided).
+   */
+  toolRequired: boolean;
   /** The answer gate's model calls (freshness, verdicts), counted in the token and time totals. */
   judgements: Judgement[];
   turns: TurnRecord[];

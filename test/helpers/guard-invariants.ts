@@ -61,7 +61,7 @@ export function expectGuardInvariants(
     for (const tool of banned) expect(turn.visible.tools, `turn ${turn.index}: ${tool} was banned`).not.toContain(tool);
     for (const decision of turn.guards) if (decision.kind === "ban") banned.add(decision.tool);
     // FinalAnswer is never offered before a tool succeeded, except as a forced final (tools off the table).
-    if (result.requireTool && !succeeded && turn.visible.final) expect(turn.visible.tools, `turn ${turn.index}`).toEqual([]);
+    if (result.toolRequired && !succeeded && turn.visible.final) expect(turn.visible.tools, `turn ${turn.index}`).toEqual([]);
     // No call with an ungrounded number is executed.
     if (turn.tool && (turn.check === "ok" || turn.check === "error")) {
       const grounded = groundedNumbers({ task: result.task, earlier: { tasks: [], calls: [] }, calls: results.map((entry) => ({ ...entry, evidence: entry.result, turn: 0, name: "", args: {}, key: "" })) });

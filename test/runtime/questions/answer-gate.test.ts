@@ -51,7 +51,7 @@ describe("the answer gate with the scripted model", () => {
     expect(result.judgements[0]).toMatchObject({ kind: "freshness", turn: 0, value: false, raw: '{"needs_current_information":false}' });
     expect(result.judgements[0]!.prompt.tokens).toBeGreaterThan(0);
     expect(result.turns[0]!.visible.final).toBe(true);
-    expect(result).toMatchObject({ status: "answered", answer: "Blue.", requireTool: false, unverified: false });
+    expect(result).toMatchObject({ status: "answered", answer: "Blue.", toolRequired: false, unverified: false });
     // The judgement's tokens are in the run's totals.
     expect(result.tokens.prompt).toBe(result.turns[0]!.prompt.tokens + result.judgements[0]!.prompt.tokens);
   });
@@ -59,7 +59,7 @@ describe("the answer gate with the scripted model", () => {
   it("hides FinalAnswer on a fresh question under sub1b (the freshness judgement drives G2)", async () => {
     const model = scriptedModel([weather("Paris"), final("Paris: 18°C.")], { judgements: [{ needs_current_information: true }] });
     const result = await runAgent({ model, tools: weatherTools, task: "What's the weather in Paris right now?", profile: "sub1b", requireTool: "auto" });
-    expect(result.requireTool).toBe(true);
+    expect(result.toolRequired).toBe(true);
     expect(result.turns[0]!.visible.final).toBe(false);
     expect(result).toMatchObject({ status: "answered", answer: "Paris: 18°C." });
   });
