@@ -2,6 +2,7 @@ import { RuleSet } from "./gbnf-rules.js";
 import { JSON_LAYOUTS, type JsonLayout, type JsonLayoutName } from "./json-layout.js";
 import { KEYWORD_BY_NAME } from "./keyword-support.js";
 import { GBNF_REPETITION_LIMIT, type EmitContext, type Schema } from "./keywords/keyword.js";
+import { JSON_VALUE_DEPTH, MAX_JSON_VALUE_DEPTH } from "./keywords/json-value.js";
 import { emitType } from "./keywords/type-keyword.js";
 import { emitUnion } from "./keywords/union-keywords.js";
 import { emitConst, emitEnum } from "./keywords/value-keywords.js";
@@ -27,6 +28,8 @@ export interface GbnfCompileOptions {
   defaultMaxLength?: number;
   /** Upper bound for arrays that declare no maxItems. Defaults to 16 items. */
   defaultMaxItems?: number;
+  /** How deep a free JSON value may nest (arrays and objects in arrays and objects). Defaults to 3 levels; at most 16. */
+  freeValueDepth?: number;
   /** How the JSON is laid out. Defaults to "compact". */
   layout?: JsonLayoutName;
 }
@@ -35,11 +38,16 @@ class Compiler implements EmitContext {
   readonly rules = new RuleSet();
   readonly defaultMaxLength: number;
   readonly defaultMaxItems: number;
+  readonly freeValueDepth: number;
   readonly layout: JsonLayout;
 
   constructor(options: GbnfCompileOptions) {
     this.defaultMaxLength = options.defaultMaxLength ?? 256;
     this.defaultMaxItems = options.defaultMaxItems ?? 16;
+    this.freeValueDepth = options.freeValueDepth ?? JSON_VALUE_DEPTH;
+    if (!Number.isInteger(this.freeValueDepth) || this.freeValueDepth < 0 || this.freeValueDepth > MAX_JSON_VALUE_DEPTH) {
+      throw new ConfigurationError("freeValueDepth", `freeValueDepth must be an integer in [0, ${MAX_JSON_VALUE_DEPTH}]: ${this.freeValueDepth}`);
+    }
     this.layout = JSON_LAYOUTS[options.layout ?? "compact"];
     if (!this.layout) throw new ConfigurationError("layout", `layout must be "compact" or "spaced": ${String(options.layout)}`);
     for (const [option, value] of [["defaultMaxLength", this.defaultMaxLength], ["defaultMaxItems", this.defaultMaxItems]] as const) {

@@ -4,7 +4,7 @@ import type { StepParts, StepSchema, ToolSchemaSpec } from "../../schemas/step-s
 import type { StepEnd } from "../engine/decode/step-end.js";
 
 /** Default caps for what a schema leaves unbounded: a string's length, an array's items (GbnfCompileOptions). */
-export type GrammarBounds = Pick<GbnfCompileOptions, "defaultMaxLength" | "defaultMaxItems">;
+export type GrammarBounds = Pick<GbnfCompileOptions, "defaultMaxLength" | "defaultMaxItems" | "freeValueDepth">;
 
 /**
  * How a step is written:
@@ -51,7 +51,7 @@ export interface StepCodec {
   /** The conversation's system text (with the tools documented, where the codec does that itself) and the functions the chat wrapper documents, if any. */
   prelude(system: string, tools: readonly ToolSchemaSpec[], thought: boolean): { system: string; functions: ChatModelFunctions | undefined };
   /** The GBNF of one step: exactly the texts `encode` writes for the steps the schema admits. */
-  /** The step's grammar; `bounds` are the strings' and arrays' default caps where a schema sets none (runAgent's defaultMaxLength and defaultMaxItems). */
+  /** The step's grammar; `bounds` are the strings' and arrays' default caps where a schema sets none and how deep a free value nests (runAgent's defaultMaxLength, defaultMaxItems, freeValueDepth). */
   grammar(schema: StepSchema<readonly ToolSchemaSpec[], boolean>, parts: StepParts, bounds?: GrammarBounds): string;
   /** Where a step of these parts ends in its text. */
   end(parts: StepParts): StepEnd;

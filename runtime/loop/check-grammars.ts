@@ -14,8 +14,8 @@ import type { RunConfig } from "./run-config.js";
  * is refused, each tool's and then each parameter's grammar alone find what
  * to name. Parsed grammars are cached by the port.
  */
-export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" | "codec" | "thoughtMaxLength" | "answerMaxLength" | "defaultMaxLength" | "defaultMaxItems">, registry: ToolRegistry): Promise<void> {
-  const bounds = { defaultMaxLength: config.defaultMaxLength, defaultMaxItems: config.defaultMaxItems };
+export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" | "codec" | "thoughtMaxLength" | "answerMaxLength" | "defaultMaxLength" | "defaultMaxItems" | "freeValueDepth">, registry: ToolRegistry): Promise<void> {
+  const bounds = { defaultMaxLength: config.defaultMaxLength, defaultMaxItems: config.defaultMaxItems, freeValueDepth: config.freeValueDepth };
   const port = config.model;
   if (!port.checkGrammar) return;
   const check = (gbnf: string) => port.checkGrammar!(gbnf);

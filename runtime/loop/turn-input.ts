@@ -134,7 +134,7 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
     };
     const schema = buildStepSchema(options);
     const parts = stepParts(options);
-    return { schema, parts, gbnf: config.codec.grammar(schema, parts, { defaultMaxLength: config.defaultMaxLength, defaultMaxItems: config.defaultMaxItems }) };
+    return { schema, parts, gbnf: config.codec.grammar(schema, parts, { defaultMaxLength: config.defaultMaxLength, defaultMaxItems: config.defaultMaxItems, freeValueDepth: config.freeValueDepth }) };
   };
   let step = grammarFor({ thought: config.thoughtMaxLength, answer: config.answerMaxLength });
   let grammarMs = performance.now() - started;

@@ -2,8 +2,10 @@ import { gbnfLiteral } from "../gbnf-literal.js";
 import { repeat, sequence } from "../gbnf-rules.js";
 import type { EmitContext } from "./keyword.js";
 
-/** How deep a free JSON value may nest: arrays and objects of arrays and objects of scalars. */
+/** How deep a free JSON value may nest by default: arrays and objects of arrays and objects of scalars (runAgent's freeValueDepth). */
 export const JSON_VALUE_DEPTH = 3;
+/** The deepest a free JSON value may be allowed to nest: each level is a rule of its own. */
+export const MAX_JSON_VALUE_DEPTH = 16;
 /** Longest key of a map or a free object, in code points. */
 export const MAP_KEY_MAX_LENGTH = 64;
 
@@ -29,7 +31,7 @@ export function emitMapOf(context: EmitContext, value: string, bounds: { minEntr
 /**
  * Any JSON value, bounded like everything the grammar writes: strings by
  * the default maxLength, arrays and objects by the default maxItems, nesting
- * to JSON_VALUE_DEPTH. What a schema with no type admits, and a map's values
+ * to the context's freeValueDepth (JSON_VALUE_DEPTH unless set). What a schema with no type admits, and a map's values
  * when it declares none.
  */
 export function emitJsonValue(context: EmitContext): string {
@@ -41,7 +43,7 @@ export function emitJsonValue(context: EmitContext): string {
   rules.primitive("json-fraction");
   rules.primitive("json-exponent");
   let value = scalar;
-  for (let depth = 1; depth <= JSON_VALUE_DEPTH; depth++) {
+  for (let depth = 1; depth <= context.freeValueDepth; depth++) {
     const item = value;
     const more = repeat(rules.add(`json-more-${depth}`, sequence(gbnfLiteral(context.layout.comma), item)), 0, context.defaultMaxItems - 1);
     const array = rules.add(`json-array-${depth}`, context.defaultMaxItems === 0 ? '"[]"' : sequence('"["', `(${sequence(item, more)})?`, '"]"'));

@@ -42,6 +42,8 @@ export interface EmitContext {
   readonly rules: RuleSet;
   readonly defaultMaxLength: number;
   readonly defaultMaxItems: number;
+  /** How deep a free JSON value (a schema with no type, a map with no value schema) may nest. */
+  readonly freeValueDepth: number;
   /** How the JSON is laid out: the separators every emitter writes between items, entries, keys and values. */
   readonly layout: JsonLayout;
   compile(schema: unknown, path: string, nameHint: string): string;

@@ -4,6 +4,7 @@ import type { Guard } from "../../../guards/guard.js";
 import { PROFILE_NAMES, type GuardProfile, type ProfileName } from "../../../guards/profiles.js";
 import { STEP_DEFAULTS } from "../../../schemas/step-schema.js";
 import { GBNF_REPETITION_LIMIT } from "../../../schemas/gbnf-compiler.js";
+import { JSON_VALUE_DEPTH, MAX_JSON_VALUE_DEPTH } from "../../../schemas/keywords/json-value.js";
 import { CODEC_NAMES, type CodecName } from "../../codec/step-codec.js";
 import type { ModelPort } from "../../engine/model-port.js";
 import type { Sampling } from "../../engine/sampling.js";
@@ -80,6 +81,7 @@ export const RUN_OPTIONS = {
   answerMaxLength: integer("cap on the final answer, in code points", { min: 1, max: GBNF_REPETITION_LIMIT }, STEP_DEFAULTS.answerMaxLength),
   defaultMaxLength: integer("cap on a tool argument string whose schema sets no maxLength, in code points (a small model loops inside free text; the cap stops it)", { min: 0, max: GBNF_REPETITION_LIMIT }, 256),
   defaultMaxItems: integer("cap on a tool argument array (and a map's entries) whose schema sets no maxItems (maxProperties)", { min: 0, max: GBNF_REPETITION_LIMIT }, 16),
+  freeValueDepth: integer("how deep a tool argument with no type (any JSON value) may nest: arrays and objects in arrays and objects", { min: 0, max: MAX_JSON_VALUE_DEPTH }, JSON_VALUE_DEPTH),
   maxTokensPerStep: integer("cap on tokens sampled per step (a step may use less: what the context has left after its prompt)", { min: 1 }, 1024),
   stepReserve: integer(
     "tokens of the context kept for a step: a turn that is not the last needs room for its step and then the final's; where the prompt leaves less, the oldest earlier exchanges of a conversation leave it (whole; never the system prompt, the tools or the current question), then the final is forced with its free text cut to fit, and tool results are cut to keep the final's room",
