@@ -15,23 +15,23 @@ const short = (value: unknown, max = 100): string => {
 const NOTABLE = new Set<GuardDecision["kind"]>(["switch-off", "ban", "force-final", "judge", "nudge", "skip"]);
 const isNotable = (decision: GuardDecision) => NOTABLE.has(decision.kind) || (decision.kind === "refuse" && decision.check === "deferral");
 
+/** Which tools the prompt shows, when it cannot show them all: how many, how they were chosen, and what was left out. */
+function shortlistLine(shortlist: ToolShortlist): string {
+  const total = shortlist.shown.length + shortlist.left.length;
+  const off = shortlist.left.filter((entry) => entry.kind === "off").map((entry) => entry.name);
+  const ranked = shortlist.left.filter((entry) => entry.kind !== "off").map((entry) => entry.name);
+  return [
+    `Tools: ${shortlist.shown.length} of ${total} shown${shortlist.compact ? ", each by its first sentence," : ""} to fit ${shortlist.budget} tokens (--tool-share of the context): ${shortlist.shown.join(", ")}`,
+    ...(ranked.length > 0 ? [`  left out (the task's words matched them less): ${ranked.join(", ")}`] : []),
+    ...(off.length > 0 ? [`  left out (never offered: switched off or disabled): ${off.join(", ")}`] : []),
+  ].join("\n");
+}
+
 /**
  * Prints a run as it happens. With `live`, the thought and the answer are
  * written token by token as they are sampled (a terminal); otherwise each
  * turn is printed whole when it ends.
  */
-/** Which tools the prompt shows, when it cannot show them all: how many, how they were chosen, and what was left out. */
-function shortlistLine(shortlist: ToolShortlist): string {
-  const total = shortlist.shown.length + shortlist.left.length;
-  const off = shortlist.left.filter((entry) => entry.reason.startsWith("never offered")).map((entry) => entry.name);
-  const ranked = shortlist.left.filter((entry) => !off.includes(entry.name)).map((entry) => entry.name);
-  return [
-    `Tools: ${shortlist.shown.length} of ${total} shown${shortlist.compact ? ", each by its first sentence," : ""} to fit ${shortlist.budget} tokens (--tool-share of the context): ${shortlist.shown.join(", ")}`,
-    ...(ranked.length > 0 ? [`  left out (the task's words matched them less): ${ranked.join(", ")}`] : []),
-    ...(off.length > 0 ? [`  left out (switched off): ${off.join(", ")}`] : []),
-  ].join("\n");
-}
-
 export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint; write?: (line: string) => void; intro?: readonly string[] }): (event: RunEvent) => void {
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   const { paint } = options;

@@ -1,4 +1,4 @@
-import { parse } from "shell-quote";
+import { parse, type ParseEntry } from "shell-quote";
 import { UsageError } from "./agent-flags.js";
 
 /**
@@ -19,6 +19,11 @@ function unsplittable(line: string): string | null {
       continue;
     }
     if (char === "`" || (char === "$" && line[index + 1] === "(")) return "command substitution (a backtick or $(…))";
+    // Outside single quotes, `$` before a name, `{` or a special parameter is an expansion, wherever it stands in a word (shell-quote hides one inside a glob word).
+    if (char === "$" && /[A-Za-z_{0-9@*#?$!-]/.test(line[index + 1] ?? "")) {
+      const name = /^\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])?/.exec(line.slice(index))![1];
+      return name === undefined ? "a variable (${…})" : `the variable $${name}`;
+    }
     if (quote === '"') {
       if (char === '"') quote = null;
     } else if (char === "'" || char === '"') quote = char;
@@ -42,10 +47,17 @@ export function shellWords(line: string): string[] {
   const refuse = (what: string, hint = "quote it to pass it as it is") =>
     new UsageError(`--mcp takes a command and its arguments, no shell operators or expansions: ${what} in ${JSON.stringify(line)} (${hint})`);
   const problem = unsplittable(line);
-  if (problem) throw refuse(problem, problem.startsWith("an unclosed") ? "close it" : "run the command yourself and pass its output");
+  if (problem) throw refuse(problem, problem.startsWith("an unclosed") ? "close it" : problem.startsWith("a variable") || problem.startsWith("the variable") ? "let your shell expand it, the flag's value in double quotes, or quote the $ to pass it as it is" : "run the command yourself and pass its output");
   const words: string[] = [];
-  // A variable comes back as the object the lookup returns, never expanded.
-  for (const entry of parse(line, (name) => ({ variable: name }))) {
+  let entries: Array<ParseEntry | { variable: string }>;
+  try {
+    // A variable comes back as the object the lookup returns, never expanded.
+    entries = parse(line, (name) => ({ variable: name }));
+  } catch (error) {
+    // shell-quote throws a plain Error on what it cannot read ("Bad substitution").
+    throw refuse(error instanceof Error ? error.message : String(error), "write it as plain words");
+  }
+  for (const entry of entries) {
     if (typeof entry === "string") words.push(entry);
     else if ("variable" in entry) throw refuse(`the variable $${entry.variable}`, "let your shell expand it, the flag's value in double quotes, or quote the $ to pass it as it is");
     else if ("comment" in entry) throw refuse("a # comment");

@@ -123,8 +123,13 @@ export const SENT_BACK = {
   nudge: (query: string) => `Do not answer yet: look it up first. Call a tool to find: ${query}`,
 };
 
-/** How much of a failed call's message the forced final's note quotes. */
+/** How much of a failed call's message the forced final's note quotes, in code points. */
 const FAILURE_QUOTE = 120;
+/** A failure's message as the note quotes it: whole, or cut between code points and marked. */
+function quoted(error: string): string {
+  const points = Array.from(error);
+  return points.length <= FAILURE_QUOTE ? error : `${points.slice(0, FAILURE_QUOTE - 1).join("")}…`;
+}
 
 /** G8: the note appended when the final is forced. */
 export const FORCED_FINAL = {
@@ -141,7 +146,7 @@ export const FORCED_FINAL = {
   notFetched: (tool: string, value: string) => `${tool} for ${value}`,
   switchedOff: (tool: string) => `${tool} is switched off`,
   /** A failure's message quoted at most FAILURE_QUOTE characters: the note must fit where the context is nearly full. */
-  failed: (tool: string, error: string | null) => `${tool} (${error === null ? "it did not succeed" : error.length > FAILURE_QUOTE ? `${error.slice(0, FAILURE_QUOTE - 1)}…` : error})`,
+  failed: (tool: string, error: string | null) => `${tool} (${error === null ? "it did not succeed" : quoted(error)})`,
   nothing: "no tool returned a result",
 };
 

@@ -49,7 +49,6 @@ function served(turn: TurnRecord): SafeHtml | string {
   return html`<dt>server</dt><dd data-server${failover ? new SafeHtml(" data-failover") : ""}>${url}${moved}</dd>`;
 }
 
-/** Earlier exchanges of a conversation that left the prompt during this question. */
 /** The tools the prompt left out (where the tools' share of the context could not hold them all), each with why. A run file from before the field existed has none. */
 function shortlistCard(result: RunResult): SafeHtml | string {
   const tools = (result as Partial<RunResult>).tools;
@@ -59,6 +58,7 @@ function shortlistCard(result: RunResult): SafeHtml | string {
   return html`<section class="card" id="tools"><div class="row"><h3>Tools: ${shown.length} of ${shown.length + tools.left.length} shown${tools.compact ? ", each by its first sentence" : ""}</h3></div><p class="meta">${shown.join(", ")}</p><dl>${rows}</dl></section>`;
 }
 
+/** Earlier exchanges of a conversation that left the prompt during this question. */
 function droppedCard(result: RunResult): SafeHtml | string {
   if (result.dropped.length === 0) return "";
   const rows = result.dropped.map(

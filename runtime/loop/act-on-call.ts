@@ -1,3 +1,4 @@
+import { codePoints, cutText } from "../../base/cut-text.js";
 import { REFUSED, TOOL_FAILED } from "../../prompts/model-text.js";
 import { callKey } from "../../guards/facts/canonical-args.js";
 import type { CallVerdict, GuardDecision } from "../../guards/guard.js";
@@ -63,11 +64,11 @@ export async function actOnCall(question: Question, state: RunState, outcome: Ex
   return { check, decisions: verdict ? refusal(outcome.name, verdict) : [], attempt, tool, final: false, ms, aborted: !observation.ok && observation.code === "aborted" };
 }
 
-/** An observation shown in at most `length` characters: a result's JSON, or a failure's message (then the marker). */
+/** An observation shown in at most `length` characters (a failure's message: code points), then the marker. */
 function shownAt(observation: Observation, length: number): Observation {
   if (observation.ok) return cutObservation(observation.json, length);
   const { error } = observation.result;
-  return typeof error !== "string" || error.length <= length ? observation : { ...observation, result: { error: `${error.slice(0, length)}${TOOL_FAILED.truncated(error.length - length)}` } };
+  return typeof error !== "string" ? observation : { ...observation, result: { error: cutText(error, length, (cut) => TOOL_FAILED.truncated(cut)) } };
 }
 
 /**
@@ -85,7 +86,7 @@ function fitToContext(question: Question, input: TurnInput, call: { raw: string;
     contextSize - renderShown(question, question.config.codec.callItems(call.raw, call.step, { name: call.name, args: call.args, result: shown.result })).length >= input.reserve;
   if (fits(observation)) return observation;
   // A refusal whose result is not a message (a repeat answered from the ledger) is shown as it is.
-  const longest = observation.ok ? Math.min(question.config.maxResultChars, observation.json.length) : typeof observation.result.error === "string" ? observation.result.error.length : 1;
+  const longest = observation.ok ? Math.min(question.config.maxResultChars, observation.json.length) : typeof observation.result.error === "string" ? codePoints(observation.result.error) : 1;
   let [low, high] = [1, longest - 1];
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);

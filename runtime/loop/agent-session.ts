@@ -55,7 +55,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     const config = resolveRunConfig({ ...options, task, signal: askSignal(options.signal, askOptions.signal), onEvent: askOptions.onEvent ?? options.onEvent });
     if (!conversation) {
       const created = createConversation(config);
-      await checkGrammars(config, created.registry);
+      await checkGrammars(config, created.given);
       conversation = created;
     } else {
       conversation.exchanges.push(conversation.history.length);

@@ -5,6 +5,7 @@ import type { HeldText } from "../history/held-prompt.js";
 import { adoptTools } from "../tools/foreign/foreign-tools.js";
 import { initialHistory } from "../history/history-items.js";
 import type { ModelSession } from "../engine/model-port.js";
+import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
 import { everyTool, shortlistTools, type ToolShortlist } from "../tools/tool-shortlist.js";
 import { renderHistory } from "../history/render-history.js";
@@ -15,6 +16,8 @@ import type { RunRecorder } from "./run-recorder.js";
 export interface Conversation {
   /** The tools the prompt documents (see ToolShortlist): what the guards, the grammar and the calls see. */
   readonly registry: ToolRegistry;
+  /** Every tool the run was given, checked: whether or not the prompt shows a tool, a definition or grammar that cannot work is refused up front. */
+  readonly given: ToolRegistry;
   /** Which tools the prompt documents and why the others are not there (original names). */
   readonly shortlist: ToolShortlist;
   /** The full tool set as the chat wrapper documents it (absent when the codec documents the tools in the system text): the same every turn, so the prompt prefix never changes. */
@@ -69,8 +72,9 @@ export function createConversation(config: RunConfig): Conversation {
       },
       budget,
     });
-  } catch {
+  } catch (error) {
     // A model that cannot render or tokenize now (disposed, a template that throws) fails the first turn with its typed error; until then, every tool.
+    if (!(error instanceof NarrowgaugeError)) throw error;
     chosen = { documented: given.tools, shortlist: everyTool(given.tools, null, budget) };
   }
   const { documented, shortlist } = chosen;
@@ -80,6 +84,7 @@ export function createConversation(config: RunConfig): Conversation {
   const original = (name: string) => given.naming.original(name);
   return {
     registry,
+    given,
     shortlist: { ...shortlist, shown: shortlist.shown.map(original), left: shortlist.left.map((entry) => ({ ...entry, name: original(entry.name) })) },
     functions,
     history: initialHistory(system, config.task),

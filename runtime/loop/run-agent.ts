@@ -19,7 +19,7 @@ import { endOnFailure, runTurns } from "./run-turns.js";
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const config = resolveRunConfig(options);
   const conversation = createConversation(config);
-  await checkGrammars(config, conversation.registry);
+  await checkGrammars(config, conversation.given);
   const recorder = new RunRecorder(config, conversation);
   recorder.emit({ type: "run-start", task: config.task, tools: conversation.registry.names, shortlist: conversation.shortlist, maxTurns: config.maxTurns, model: config.model.description });
   let session: ModelSession;

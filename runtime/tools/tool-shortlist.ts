@@ -1,3 +1,4 @@
+import { cutText } from "../../base/cut-text.js";
 import { rankTools, type RankedToolInput } from "./tool-relevance.js";
 
 /**
@@ -8,8 +9,8 @@ import { rankTools, type RankedToolInput } from "./tool-relevance.js";
 export interface ToolShortlist {
   /** The tools the prompt documents, in the order given. Each turn's `visible.tools` is a subset of these. */
   shown: string[];
-  /** Tools the prompt leaves out, each with why; empty when every tool fits. */
-  left: Array<{ name: string; reason: string }>;
+  /** Tools the prompt leaves out, each with why (`kind`: never offered this run, or ranked below what fit); empty when every tool fits. */
+  left: Array<{ name: string; kind: "off" | "ranked"; reason: string }>;
   /** Whether the documentation was shortened to fit (each description to its first sentence). */
   compact: boolean;
   /** The first prompt's tokens (system text, tool documentation, task) with the tools shown; null where nothing was measured (an unbounded context). */
@@ -18,23 +19,29 @@ export interface ToolShortlist {
   budget: number | null;
 }
 
-/** A description's first sentence, at most `max` characters: what compact documentation keeps. */
+/** A description's first sentence, at most `max` code points: what compact documentation keeps. */
 export function firstSentence(text: string, max: number): string {
   const trimmed = text.trim();
-  const end = trimmed.search(/[.!?](?:\s|$)/);
+  const end = trimmed.search(/[.!?。！？](?:\s|$)|[。！？]/u);
   const sentence = end === -1 ? trimmed : trimmed.slice(0, end + 1);
-  return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1).trimEnd()}…`;
+  return cutText(sentence, max, "…", max - 1);
 }
 
 const TOOL_SENTENCE = 200;
 const PARAM_SENTENCE = 100;
+
+/** Keywords whose values are data, not schemas: a "description" inside them is a value, kept as it is. */
+const VALUE_KEYWORDS = new Set(["default", "const", "enum", "examples"]);
 
 /** A schema with every `description` cut to its first sentence: the grammar never reads descriptions, so only what the prompt documents changes. */
 function compactSchema(schema: unknown, depth = 0): unknown {
   if (depth > 32 || schema === null || typeof schema !== "object") return schema;
   if (Array.isArray(schema)) return schema.map((item) => compactSchema(item, depth + 1));
   return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [key, key === "description" && typeof value === "string" ? firstSentence(value, PARAM_SENTENCE) : compactSchema(value, depth + 1)]),
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      VALUE_KEYWORDS.has(key) ? value : key === "description" && typeof value === "string" ? firstSentence(value, PARAM_SENTENCE) : compactSchema(value, depth + 1),
+    ]),
   );
 }
 
@@ -64,20 +71,23 @@ export interface ShortlistInput<T extends RankedToolInput> {
  * The tools the first prompt documents. Every tool, as written, where the
  * prompt fits the budget (nothing changes); else every tool that can be
  * offered, compactly; else the tools the task's words match best (see
- * rankTools; ties in the order given), compactly, as many as fit (the
- * largest prefix of the ranking that does, found by bisection; at least
- * one). Returns the documentation to use with its record.
+ * rankTools, on their whole text; ties in the order given), compactly, as
+ * many as fit (the largest prefix of the ranking that does, found by
+ * bisection; at least one where any can be offered). Returns the
+ * documentation to use with its record.
  */
 export function shortlistTools<T extends RankedToolInput>(input: ShortlistInput<T>): { documented: T[]; shortlist: ToolShortlist } {
   const { task, tools, neverOffered, measure, budget } = input;
   const whole = budget === null ? null : measure(tools);
   if (budget === null || whole === null || whole <= budget) return { documented: [...tools], shortlist: everyTool(tools, whole, budget) };
-  const offerable = tools.filter((tool) => !neverOffered.has(tool.name)).map(compactTool);
+  const offerable = tools.filter((tool) => !neverOffered.has(tool.name));
+  // Ranked on everything a tool says; documented by its first sentences.
   const ranking = rankTools(task, offerable);
+  const compacted = offerable.map(compactTool);
   // In the order given, so the documentation reads as the user wrote the tool list.
   const documentedOf = (count: number) => {
     const chosen = new Set(ranking.slice(0, count).map((entry) => entry.name));
-    return offerable.filter((tool) => chosen.has(tool.name));
+    return compacted.filter((tool) => chosen.has(tool.name));
   };
   let low = Math.min(1, ranking.length);
   let high = ranking.length;
@@ -104,10 +114,10 @@ export function shortlistTools<T extends RankedToolInput>(input: ShortlistInput<
   const left = tools
     .filter((tool) => !shownNames.has(tool.name))
     .map((tool) => {
-      if (neverOffered.has(tool.name)) return { name: tool.name, reason: "never offered this run (switched off), so not documented either" };
+      if (neverOffered.has(tool.name)) return { name: tool.name, kind: "off" as const, reason: "never offered this run (switched off or disabled), so not documented either" };
       const entry = rank.get(tool.name)!;
       const matched = entry.matched.length > 0 ? `matched ${entry.matched.join(", ")}` : "no word of the task matched";
-      return { name: tool.name, reason: `ranked ${entry.index + 1} of ${ranking.length} for the task (${matched}); the ${documented.length} ranked above fill the tools' share of the context` };
+      return { name: tool.name, kind: "ranked" as const, reason: `ranked ${entry.index + 1} of ${ranking.length} for the task (${matched}); the ${documented.length} ranked above fill the tools' share of the context` };
     });
-  return { documented, shortlist: { shown: documented.map((tool) => tool.name), left, compact: true, promptTokens: tokens, budget } };
+  return { documented, shortlist: { shown: documented.map((tool) => tool.name), left, compact: documented.length > 0, promptTokens: tokens, budget } };
 }

@@ -92,7 +92,7 @@ describe("the narrowgauge command line", () => {
     expect(result.turns[0].prompt.tokens).toBe(result.tools.promptTokens);
     // Every tool of the three servers is shown or left out with a reason; the switched-off ones are left out first.
     expect(result.tools.shown).toContain("read_text_file");
-    expect(result.tools.left).toEqual(expect.arrayContaining([{ name: "write_file", reason: expect.stringContaining("never offered") }]));
+    expect(result.tools.left).toEqual(expect.arrayContaining([{ name: "write_file", kind: "off", reason: expect.stringContaining("never offered") }]));
     expect(result.tools.left.length).toBeGreaterThan(0);
     for (const turn of result.turns) expect(turn.visible.tools.every((name: string) => result.tools.shown.includes(name))).toBe(true);
     expect((await cli("run", "--model", model, "--max-turns", "1", "--mcp", `${bin("mcp-server-filesystem")} ${directory}`, "--mcp", bin("mcp-server-memory"), "--mcp", `${bin("mcp-server-everything")} stdio`, "Read notes.txt")).stdout).toMatch(/^Tools: \d+ of \d+ shown, each by its first sentence, to fit 2048 tokens/m);

@@ -34,6 +34,10 @@ describe("--mcp \"<command and args>\" is split into words as a POSIX shell spli
     ["a comment", "server # note", "a # comment"],
     ["an unclosed quote", "server 'notes", "an unclosed single quote"],
     ["an unclosed double quote ended by an escaped one", String.raw`server "notes\"`, "an unclosed double quote"],
+    ["a variable inside a glob word", "server *$X", "the variable $X"],
+    ["a braced variable inside a glob word", "server ?${HOME}", "the variable $HOME"],
+    ["an empty substitution", "server ${}", "a variable (${…})"],
+    ["an unclosed substitution", "server ${x", "the variable $x"],
   ])("refuses %s with a usage error saying so", (_, line, what) => {
     let error: unknown;
     try {

@@ -61,9 +61,12 @@ export async function soakEnvironment(options: { runs: number; seed: number; lla
   let local: ReturnType<typeof llamaModelPort> | null = null;
   const ledger = { invalidArguments: [], disabledExecuted: 0 };
 
+  const first = Math.floor(random.next() * HOSTILITIES.length);
   for (let index = 0; index < options.runs; index++) {
-    const kind = pick(random, HOSTILITIES);
-    const spec = { ...randomSpec(random, 0.1), task: pick(random, TASKS) };
+    // Every hostility in turn; each run's own stream for what its stand-ins do, so a run's timing (an abort, a hang) never changes what later runs meet.
+    const kind = HOSTILITIES[(first + index) % HOSTILITIES.length]!;
+    const own = new SeededRandom((options.seed * 100_003 + index) >>> 0);
+    const spec = { ...randomSpec(own, 0.1), task: pick(own, TASKS) };
     const label = `${kind} #${index + 1}`;
     report.kinds[kind]++;
     report.runs++;
@@ -79,12 +82,12 @@ export async function soakEnvironment(options: { runs: number; seed: number; lla
     };
     if (index % 25 === 0 || !local) {
       await local?.dispose();
-      local = llamaModelPort(await openModel({ source: { tiny: 1 + Math.floor(random.next() * 1000) }, llama: options.llama, contextSize: pick(random, [2048, 4096]), sequences: 1 }));
+      local = llamaModelPort(await openModel({ source: { tiny: 1 + Math.floor(own.next() * 1000) }, llama: options.llama, contextSize: pick(own, [2048, 4096]), sequences: 1 }));
     }
-    if (kind === "tool-unprintable") await run(local, unprintableTools(random));
+    if (kind === "tool-unprintable") await run(local, unprintableTools(own));
     else if (kind === "tool-exit") await run(local, exitingTools(), withoutToolExits);
     else if (kind === "mcp-dies" || kind === "mcp-pages" || kind === "mcp-lies") {
-      const mcp = await hostileMcpServer(kind, random);
+      const mcp = await hostileMcpServer(kind, own);
       try {
         const listed = await within(mcpTools(mcp.client).then((set) => set.tools, (error: unknown) => error), MCP_DEADLINE_MS);
         if (listed === "hang") flag("hang", `${label}: reading the tool list took past ${MCP_DEADLINE_MS} ms`);
@@ -97,7 +100,7 @@ export async function soakEnvironment(options: { runs: number; seed: number; lla
         await mcp.close();
       }
     } else {
-      const behave = hostileStep(kind, random);
+      const behave = hostileStep(kind, own);
       const fake = await startFakeServer({ vocabulary: options.vocabulary, override: (path, body, response) => path === "/completion" && body.stream === true && (behave(response), true) });
       try {
         const connected = await connectServer(fake.url, { connectMs: 1000, answerMs: 1000, idleMs: 300 }).then((model) => ({ model }), (error: unknown) => ({ error }));

@@ -31,7 +31,7 @@ describe("the trace page, rendered without a browser", () => {
 
   it("lists the tools the prompt left out, each with why", async () => {
     const result = await runAgent({ model: scriptedModel([]), tools: weatherTools, task: WEATHER_TASK, profile: "mid" });
-    result.tools = { ...result.tools, shown: ["CityWeather"], left: [{ name: "Gadget", reason: "ranked 2 of 2 for the task (no word of the task matched)" }], compact: true };
+    result.tools = { ...result.tools, shown: ["CityWeather"], left: [{ name: "Gadget", kind: "ranked", reason: "ranked 2 of 2 for the task (no word of the task matched)" }], compact: true };
     const page = renderTrace(result);
     expect(page).toContain('id="tools"');
     expect(page).toContain("Tools: 1 of 2 shown, each by its first sentence");

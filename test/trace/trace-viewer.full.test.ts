@@ -69,7 +69,7 @@ describe.skipIf(!hasChromium)("the HTML trace viewer in a real browser", () => {
 
   it("shows what left a conversation's prompt, and which server sampled each turn after a failover", async () => {
     const model = scriptedModel([call("CityWeather", { city: "Paris" }), final("Paris: 18°C."), call("CityWeather", { city: "Tokyo" }), final("Tokyo: 27°C.")], { contextSize: 2600 });
-    const chat = createAgentSession({ model, tools: weatherTools, profile: "large", stepReserve: 300 });
+    const chat = createAgentSession({ model, tools: weatherTools, profile: "large", stepReserve: 300, toolShare: 1 });
     await chat.ask("Weather in Paris?");
     const result = await chat.ask("Weather in Tokyo?");
     chat.close();

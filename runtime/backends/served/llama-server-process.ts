@@ -150,7 +150,8 @@ async function launch(binary: string, port: number, options: StartServerOptions)
   let notReadySeen = false;
   while (Date.now() < deadline) {
     if (exitedEarly) {
-      await closed;
+      // Its output is whole once the pipes close; a grandchild that holds them open does not keep the start waiting.
+      await Promise.race([closed, sleep(2000)]);
       if (PORT_TAKEN.test(output)) return { portTaken: output };
       throw new ServerStartError(`it exited (code ${child.exitCode ?? child.signalCode})`, output);
     }

@@ -97,7 +97,8 @@ export async function connectServer(urls: string | readonly string[], options: C
   };
   for (const [name, value] of Object.entries(settings)) if (!(Number.isFinite(value) && value > 0)) throw new ConfigurationError(name, `connectServer: ${name} must be a positive number, got ${value}`);
   // An HTTP header holds no control characters; fetch's own refusal would quote the key.
-  if (options.apiKey !== undefined && (options.apiKey === "" || /[\x00-\x1f\x7f]/.test(options.apiKey))) throw new ConfigurationError("apiKey", "connectServer: apiKey must be a non-empty string without control characters (line breaks)");
+  // What an HTTP header carries as it is: printable ASCII, no blanks (fetch would refuse others with a message of its own, or trim them into a "wrong" key).
+  if (options.apiKey !== undefined && !/^[\x21-\x7e]+$/.test(options.apiKey)) throw new ConfigurationError("apiKey", "connectServer: apiKey must be a non-empty string of printable ASCII characters without blanks");
   const connect = { answerMs: settings.connectMs, apiKey: options.apiKey };
   const list = (typeof urls === "string" ? urls.split(",") : [...urls]).map((url) => normalise(url.trim())).filter(Boolean);
   if (list.length === 0) throw new ConfigurationError("urls", "connectServer needs at least one server URL");

@@ -38,5 +38,5 @@ export async function modelBlob(model: string | Blob, file: string, listener?: (
     bytes += chunk.value.byteLength;
     onLoad({ stage: "fetching", bytes, totalBytes });
   }
-  return new Blob(chunks as BlobPart[], { type: response.headers.get("content-type") ?? "" });
+  return new Blob(chunks as unknown as NonNullable<ConstructorParameters<typeof Blob>[0]>, { type: response.headers.get("content-type") ?? "" });
 }

@@ -70,10 +70,15 @@ export function number(doc: string, kind: "integer" | "number", bounds: { min: n
   return { doc, defaultText: "the model family's preset", check, flag: { shape: "value", placeholder: kind === "integer" ? "n" : "x", parse: parsed(kind, bounds.min, bounds.max) } };
 }
 
-/** A share of something, from 0 to 1, with a default. */
+/** A share of something, above 0 and at most 1, with a default. */
 export function share(doc: string, fallback: number): WithDefault<number> {
-  const check = numberIn("number", 0, 1);
-  return { doc, defaultText: String(fallback), default: fallback, check, flag: { shape: "value", placeholder: "x", parse: parsed("number", 0, 1) } };
+  const inRange = numberIn("number", 0, 1);
+  const check = (value: unknown, name: string) => {
+    const checked = inRange(value, name);
+    if (checked === 0) throw new ConfigurationError(name, `${name} must be above 0 (and at most 1): 0`);
+    return checked;
+  };
+  return { doc, defaultText: String(fallback), default: fallback, check, flag: { shape: "value", placeholder: "x", parse: (text: string) => check(parsed("number", 0, 1)(text), "it") } };
 }
 
 export function boolean(doc: string, fallback: boolean): WithDefault<boolean> {

@@ -26,9 +26,16 @@ describe("rankTools: the task's words against each tool's name, description and 
   it("puts the tools whose words the task uses first, ties in the order given", () => {
     const ranking = rankTools("Read the notes file as text", FILES);
     expect(ranking[0]).toMatchObject({ name: "read_text_file", matched: expect.arrayContaining(["read", "text", "file"]) });
-    expect(ranking.map((entry) => entry.name).slice(2)).toEqual(["create_entities", "get-sum", "echo"].filter((name) => ranking.slice(2).some((entry) => entry.name === name)));
-    const unmatched = ranking.filter((entry) => entry.score === 0).map((entry) => entry.name);
-    expect(unmatched).toEqual(FILES.map((entry) => entry.name).filter((name) => unmatched.includes(name)));
+    // list_directory's description says "files"; the other three match no word, and keep the order given.
+    expect(ranking.map((entry) => entry.name)).toEqual(["read_text_file", "list_directory", "create_entities", "get-sum", "echo"]);
+    expect(ranking.slice(2).every((entry) => entry.score === 0 && entry.matched.length === 0)).toBe(true);
+  });
+
+  it("reads words in any script; a task whose words no tool uses keeps the order given", () => {
+    const tools = [tool("wetter", "Das Wetter einer Stadt abrufen."), tool("météo", "Donne la météo d'une ville."), tool("天气", "查询城市天气")];
+    expect(rankTools("Quelle est la météo à Paris ?", tools)[0]!.name).toBe("météo");
+    expect(rankTools("Wie ist das Wetter in Berlin?", tools)[0]!.name).toBe("wetter");
+    expect(rankTools("北京今天天气怎么样", tools).map((entry) => entry.name)).toEqual(["wetter", "météo", "天气"]);
   });
 
   it("a task that names a tool outright ranks it first, by its identifier or its words in order; a one-word name is only a word", () => {
@@ -66,7 +73,7 @@ describe("shortlistTools: what the first prompt documents", () => {
     const { documented, shortlist } = shortlistTools({ task: "x", tools: FILES, neverOffered: new Set(["create_entities"]), measure, budget: full - 1 });
     expect(documented.map((entry) => entry.name)).toEqual(["list_directory", "read_text_file", "get-sum", "echo"]);
     expect(documented[1]!.params).toEqual({ type: "object", properties: { path: { type: "string", description: "Where the file is." } } });
-    expect(shortlist).toMatchObject({ compact: true, left: [{ name: "create_entities", reason: expect.stringContaining("never offered") }] });
+    expect(shortlist).toMatchObject({ compact: true, left: [{ name: "create_entities", kind: "off", reason: expect.stringContaining("never offered") }] });
     expect(shortlist.promptTokens).toBeLessThanOrEqual(full - 1);
   });
 
@@ -79,6 +86,28 @@ describe("shortlistTools: what the first prompt documents", () => {
     expect(shortlist.promptTokens).toBeLessThanOrEqual(budget);
     expect(shortlist.left.map((entry) => entry.name)).toEqual(["create_entities", "get-sum", "echo"]);
     expect(shortlist.left[0]!.reason).toMatch(/^ranked \d of 5 for the task \(no word of the task matched\); the 2 ranked above fill the tools' share of the context$/);
+    expect(shortlist.left.every((entry) => entry.kind === "ranked")).toBe(true);
+  });
+
+  it("ranks a tool on its whole description, though the prompt shows only its first sentence", () => {
+    const tools = [tool("alpha", "Does one thing. It can also convert currencies."), tool("beta", "Does another thing.")];
+    const { documented } = shortlistTools({ task: "convert currencies", tools, neverOffered: new Set(), measure: (chosen) => 100 * chosen.length, budget: 100 });
+    expect(documented).toEqual([tool("alpha", "Does one thing.")]);
+  });
+
+  it("shows nothing where nothing can be offered, and says so: an empty list, or every tool switched off", () => {
+    expect(shortlistTools({ task: "x", tools: [], neverOffered: new Set(), measure, budget: 10 })).toEqual({ documented: [], shortlist: { shown: [], left: [], compact: false, promptTokens: 100, budget: 10 } });
+    const off = shortlistTools({ task: "x", tools: FILES, neverOffered: new Set(FILES.map((entry) => entry.name)), measure, budget: 10 });
+    expect(off.documented).toEqual([]);
+    expect(off.shortlist).toMatchObject({ shown: [], compact: false });
+    expect(off.shortlist.left.map((entry) => entry.kind)).toEqual(FILES.map(() => "off"));
+  });
+
+  it("keeps a huge description out of the prompt but ranks on it", () => {
+    const huge = tool("huge", `Reads reports. ${"Filler words here. ".repeat(10_000)}`);
+    const { documented, shortlist } = shortlistTools({ task: "read the reports", tools: [huge, ...FILES], neverOffered: new Set(), measure, budget: measure(FILES) });
+    expect(documented[0]).toEqual({ ...huge, description: "Reads reports." });
+    expect(shortlist.promptTokens).toBeLessThanOrEqual(measure(FILES));
   });
 
   it("keeps the best-ranked tool where not even one fits", () => {
@@ -93,6 +122,11 @@ describe("shortlistTools: what the first prompt documents", () => {
     expect(firstSentence("x".repeat(300), 200)).toHaveLength(200);
     const compact = compactTool(tool("t", "One. Two.", { type: "object", properties: { a: { type: "string", description: "First. Second." } } }));
     expect(compact).toEqual(tool("t", "One.", { type: "object", properties: { a: { type: "string", description: "First." } } }));
+    // A "description" inside a value (a default, a const, an enum, an example) is data: kept as it is.
+    const values = { type: "object", properties: { b: { type: "object", default: { description: "Kept. Whole." }, examples: [{ description: "Also. Kept." }] } } };
+    expect(compactTool(tool("v", "V.", values)).params).toEqual(values);
+    // Cut between code points: an emoji is kept whole or left out.
+    expect(firstSentence(`${"x".repeat(198)}😀😀😀`, 200)).toBe(`${"x".repeat(198)}😀…`);
   });
 });
 

@@ -226,8 +226,9 @@ describe.skipIf(!hasServer)("a served step's text at a cut equals the text in pr
     const remote = await connectServer(server.url);
     try {
       const task = "What is 12 times 7?";
-      const inProcess = await runAgent({ ...soakOptions(local, spec, { invalidArguments: [], disabledExecuted: 0 }), task, ...SAMPLED });
-      const served = await runAgent({ ...soakOptions(remote, spec, { invalidArguments: [], disabledExecuted: 0 }), task });
+      // Found with every tool documented whole (before the tools' share of the context was bounded): kept so.
+      const inProcess = await runAgent({ ...soakOptions(local, spec, { invalidArguments: [], disabledExecuted: 0 }), task, toolShare: 1, ...SAMPLED });
+      const served = await runAgent({ ...soakOptions(remote, spec, { invalidArguments: [], disabledExecuted: 0 }), task, toolShare: 1 });
       expect(inProcess.turns.map((turn) => turn.failure?.code)).toContain(failure);
       expect(served.turns.map((turn) => [turn.raw, turn.failure?.code])).toEqual(inProcess.turns.map((turn) => [turn.raw, turn.failure?.code]));
     } finally {

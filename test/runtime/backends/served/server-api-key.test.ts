@@ -67,6 +67,7 @@ describe("a server that requires an API key", () => {
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(everything(error)).not.toContain(KEY);
     expect(server.requests).toHaveLength(0);
-    await expect(rejection(connectServer(server.url, { apiKey: "" }))).resolves.toBeInstanceOf(ConfigurationError);
+    for (const key of ["", ` ${KEY}`, `${KEY}é`, "a b"]) await expect(rejection(connectServer(server.url, { apiKey: key }))).resolves.toBeInstanceOf(ConfigurationError);
+    expect(server.requests).toHaveLength(0);
   });
 });
