@@ -89,24 +89,19 @@ export function shortlistTools<T extends RankedToolInput>(input: ShortlistInput<
     const chosen = new Set(ranking.slice(0, count).map((entry) => entry.name));
     return compacted.filter((tool) => chosen.has(tool.name));
   };
-  let low = Math.min(1, ranking.length);
+  // The largest count of the ranking that fits, by bisection: `low` fits (or is the one tool kept even where it does not), `high` is the count to try down from.
   let high = ranking.length;
   let tokens = measure(documentedOf(high));
   if (tokens > budget) {
-    // Bisect for the largest count that fits; `low` (one tool) is kept even where it does not.
-    let fitting = low;
-    let fittingTokens = measure(documentedOf(low));
+    let low = Math.min(1, ranking.length);
+    tokens = measure(documentedOf(low));
     while (low < high - 1) {
       const middle = Math.floor((low + high) / 2);
       const middleTokens = measure(documentedOf(middle));
-      if (middleTokens <= budget) {
-        low = middle;
-        fitting = middle;
-        fittingTokens = middleTokens;
-      } else high = middle;
+      if (middleTokens <= budget) [low, tokens] = [middle, middleTokens];
+      else high = middle;
     }
-    high = fitting;
-    tokens = fittingTokens;
+    high = low;
   }
   const documented = documentedOf(high);
   const shownNames = new Set(documented.map((tool) => tool.name));

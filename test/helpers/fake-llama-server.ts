@@ -103,3 +103,10 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
 
 /** The grammar of a step request in a route override: true for the connect check's one-string grammar. */
 export const isConnectCheck = (body: Record<string, unknown>) => /^root ::= "/.test(String(body.grammar)) || body.stream !== true;
+
+/** Writes `chunk()` every millisecond until the client goes away: a stream that never ends. */
+export function endless(response: ServerResponse, chunk: () => string): void {
+  response.writeHead(200);
+  const timer = setInterval(() => response.write(chunk()), 1);
+  response.on("close", () => clearInterval(timer));
+}

@@ -6,6 +6,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { SeededRandom } from "../../runtime/gguf/seeded-random.js";
 import { defineTool, type Tool } from "../../runtime/tools/define-tool.js";
+import { endless } from "../helpers/fake-llama-server.js";
 import { pick } from "./checked-run.js";
 
 /**
@@ -106,13 +107,6 @@ export async function hostileMcpServer(kind: "mcp-dies" | "mcp-pages" | "mcp-lie
       await server.close().catch(() => undefined);
     },
   };
-}
-
-/** Writes `chunk()` every millisecond until the client goes away. */
-function endless(response: ServerResponse, chunk: () => string): void {
-  response.writeHead(200);
-  const timer = setInterval(() => response.write(chunk()), 1);
-  response.on("close", () => clearInterval(timer));
 }
 
 const event = (body: unknown) => `data: ${JSON.stringify(body)}\n\n`;

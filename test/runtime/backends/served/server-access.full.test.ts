@@ -22,7 +22,7 @@ describe.skipIf(!hasServer)("a real llama-server's port and key", () => {
     const port = (holder.address() as { port: number }).port;
     try {
       const error = await startLlamaServer({ model, binary: SERVER_BINARY, port }).then(() => expect.unreachable("it started"), (thrown: unknown) => thrown);
-      expect(error).toBeInstanceOf(ServerPortError);
+      expect(error, String((error as Error).message)).toBeInstanceOf(ServerPortError);
       expect((error as ServerPortError).ports).toEqual([port]);
     } finally {
       holder.closeAllConnections();

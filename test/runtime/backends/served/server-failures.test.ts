@@ -6,7 +6,7 @@ import { createServer } from "node:http";
 import { freePort } from "../../../../runtime/backends/served/llama-server-process.js";
 import { requestJson } from "../../../../runtime/backends/served/server-http.js";
 import { weatherTools } from "../../../../demos/weather-tools.js";
-import { startFakeServer, type FakeServer, type FakeServerOptions } from "../../../helpers/fake-llama-server.js";
+import { endless, startFakeServer, type FakeServer, type FakeServerOptions } from "../../../helpers/fake-llama-server.js";
 
 /**
  * What a server can do wrong, each ending in a typed error at connect or a
@@ -31,13 +31,6 @@ async function connect(url: string, options: Parameters<typeof connectServer>[1]
 const rejection = (promise: Promise<unknown>) => promise.then(() => expect.unreachable("it connected"), (error: unknown) => error);
 const STEP = JSON.stringify({ thought: "done", call: { tool: "FinalAnswer", answer: "It is sunny." } });
 const streamed = (path: string, body: Record<string, unknown>) => path === "/completion" && body.stream === true;
-/** Writes `chunk()` every millisecond until the client goes away. */
-function endless(response: ServerResponse, chunk: () => string): void {
-  response.writeHead(200);
-  const timer = setInterval(() => response.write(chunk()), 1);
-  response.on("close", () => clearInterval(timer));
-}
-
 describe("connecting to a server", () => {
   it("a URL where nothing listens is a ServerError (unreachable), at once", async () => {
     const started = performance.now();
