@@ -69,9 +69,24 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Whether another process holds `port` on the loopback address (binding it ourselves fails with EADDRINUSE). */
+function portHeld(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "EADDRINUSE"));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(false)));
+  });
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** What llama-server writes when its port is held by another process ("couldn't bind HTTP server socket", older builds "couldn't bind to server socket"), or what a socket error says. */
+/**
+ * What llama-server writes when its port is held by another process ("couldn't
+ * bind HTTP server socket", older builds "couldn't bind to server socket"), or
+ * what a socket error says. Its logger is a leaked singleton whose worker
+ * thread may not have written the line when the process exits, so a server
+ * that exits without it is asked about too: is the port held now?
+ */
 const PORT_TAKEN = /couldn't bind (HTTP |to )?server socket|address already in use/i;
 
 /**
@@ -152,7 +167,7 @@ async function launch(binary: string, port: number, options: StartServerOptions)
     if (exitedEarly) {
       // Its output is whole once the pipes close; a grandchild that holds them open does not keep the start waiting.
       await Promise.race([closed, sleep(2000)]);
-      if (PORT_TAKEN.test(output)) return { portTaken: output };
+      if (PORT_TAKEN.test(output) || (child.exitCode === 1 && (await portHeld(port)))) return { portTaken: output };
       throw new ServerStartError(`it exited (code ${child.exitCode ?? child.signalCode})`, output);
     }
     const health = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).then((response) => response.status, () => 0);

@@ -18,8 +18,13 @@ interface FakeBinary {
   starts(): Array<{ port: number; args: string[]; key: string | null }>;
 }
 
-/** `portTakenFirst`: how many starts act as if their port were taken; `loadFails`: every other start fails as a model that does not load. */
-async function fakeBinary(behaviour: { portTakenFirst?: number; loadFails?: boolean } = {}): Promise<FakeBinary> {
+/**
+ * `portTakenFirst`: how many starts act as if their port were taken;
+ * `loadFails`: every other start fails as a model that does not load;
+ * `bindLogLost`: a failed bind exits without its log line, as llama-server
+ * does when its logging thread has not written it yet.
+ */
+async function fakeBinary(behaviour: { portTakenFirst?: number; loadFails?: boolean; bindLogLost?: boolean } = {}): Promise<FakeBinary> {
   const folder = await mkdtemp(join(tmpdir(), "narrowgauge-fake-server-"));
   const log = join(folder, "starts.jsonl");
   writeFileSync(log, "");
@@ -32,6 +37,7 @@ const port = Number(args[args.indexOf("--port") + 1]);
 appendFileSync(${JSON.stringify(log)}, JSON.stringify({ port, args, key: process.env.LLAMA_API_KEY ?? null }) + "\\n");
 const starts = readFileSync(${JSON.stringify(log)}, "utf8").trim().split("\\n").length;
 const cannotBind = () => {
+  if (${behaviour.bindLogLost ?? false}) process.exit(1);
   process.stderr.write("srv         start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: " + port + "\\nsrv  llama_server: exiting due to HTTP server error\\n");
   process.exit(1);
 };
@@ -104,6 +110,14 @@ describe("starting llama-server on a free port", () => {
     expect(error).toBeInstanceOf(ServerPortError);
     expect((error as ServerPortError).ports).toEqual([port]);
     expect(fake.starts()).toHaveLength(1);
+  });
+
+  it("a held port is a ServerPortError even when the server exits before writing why", async () => {
+    const port = await holdPort();
+    const fake = await fakeBinary({ bindLogLost: true });
+    const error = await rejection(start({ model: "model.gguf", binary: fake.binary, port }));
+    expect(error).toBeInstanceOf(ServerPortError);
+    expect((error as ServerPortError).ports).toEqual([port]);
   });
 
   it("any other early exit is a ServerStartError at once, the model not loaded again", async () => {
