@@ -95,15 +95,19 @@ const PRIMITIVE_RULES: Record<string, string> = {
   "json-char-no-digit": `${unescaped("0123456789")} | ${ESCAPES}`,
   "json-char-after-number": `${unescaped("0123456789.")} | ${ESCAPES} | "." json-char-no-digit`,
   "json-char-ascii": `${charClass(asciiRanges(""))} | ${ESCAPES}`,
-  // A JSON number is written the way JSON.stringify writes a double: up to 21
-  // integer digits plain, or one digit, a fraction and an exponent. Positive
+  // A JSON number is written the way JSON.stringify writes a double: integer
+  // digits plain, or one digit, a fraction and an exponent. Plain integer
+  // digits stop where a double stops holding every integer: 15 digits, or 16
+  // below 9e15 (2^53 is 9007199254740992), so no integer written reads as
+  // another (9223372036854776001 reads as 9223372036854776000, found by
+  // MaskBench); a larger magnitude is written with an exponent. Positive
   // exponents stop at 307 so that no literal overflows to Infinity (found by
   // the soak: a random model wrote 1e999, which JSON.parse makes Infinity).
   // The cost: magnitudes from 1e308 to Number.MAX_VALUE cannot be written.
-  "json-number-body": '"0" json-fraction? json-exponent? | [1-9] ([0-9]{1,20} json-fraction? | json-fraction? json-exponent?)',
+  "json-number-body": '"0" json-fraction? json-exponent? | "9" ([0-9]{1,14} json-fraction? | json-fraction? json-exponent?) | [1-8] ([0-9]{1,15} json-fraction? | json-fraction? json-exponent?)',
   "json-fraction": '"." [0-9]{1,24}',
   "json-exponent": '"e" ("-" [1-9] [0-9]{0,2} | "+" ([1-9] [0-9]? | [12] [0-9] [0-9] | "30" [0-7]))',
-  "json-integer-digits": '"0" | [1-9] [0-9]{0,15}',
+  "json-integer-digits": '"0" | "9" [0-9]{0,14} | [1-8] [0-9]{0,15}',
 };
 
 export class RuleSet {

@@ -13,6 +13,8 @@
  * serialisation; the instance's own key order is tried too.
  */
 
+import { InstanceNumber, writeInstance } from "./instance-number.js";
+
 /** Most serialisations kept per value: unions nest and multiply them, the cap keeps a wide schema from exploding. */
 export const MAX_SERIALISATIONS = 16;
 /** `$ref` hops followed down one path; a recursive schema deeper than this orders nothing more. */
@@ -27,8 +29,8 @@ const isNode = (value: unknown): value is Node => value !== null && typeof value
 /** The texts the grammar could write for `value` under `schema`, most likely first; never empty. */
 export function canonicalTexts(value: unknown, schema: unknown): string[] {
   const reader = new SchemaReader(schema);
-  const texts = reader.serialisations(value, [schema], 0).map((variant) => JSON.stringify(variant));
-  return [...new Set([...texts, JSON.stringify(value)])];
+  const texts = reader.serialisations(value, [schema], 0).map(writeInstance);
+  return [...new Set([...texts, writeInstance(value)])];
 }
 
 /** The cartesian product of the lists, in order, at most `cap` combinations. */
@@ -41,7 +43,7 @@ function product<T>(lists: readonly (readonly T[])[], cap: number): T[][] {
 /** Distinct by JSON text, at most MAX_SERIALISATIONS. */
 function distinct(values: readonly unknown[]): unknown[] {
   const seen = new Map<string, unknown>();
-  for (const value of values) if (seen.size < MAX_SERIALISATIONS) seen.set(JSON.stringify(value), value);
+  for (const value of values) if (seen.size < MAX_SERIALISATIONS) seen.set(writeInstance(value), value);
   return [...seen.values()];
 }
 
@@ -50,7 +52,7 @@ class SchemaReader {
 
   /** `value` re-serialised under every conjunction the schemas expand to. */
   serialisations(value: unknown, schemas: readonly unknown[], hops: number): unknown[] {
-    if (value === null || typeof value !== "object") return [value];
+    if (value === null || typeof value !== "object" || value instanceof InstanceNumber) return [value];
     const conjunctions = product(schemas.map((schema) => this.expand(schema, hops)), MAX_SERIALISATIONS).map((parts) => parts.flat());
     return distinct(conjunctions.flatMap((conjunction) => (Array.isArray(value) ? this.arrays(value, conjunction, hops) : this.objects(value as Node, conjunction, hops))));
   }

@@ -1,6 +1,7 @@
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import { grammarStart, type GrammarPosition } from "../../schemas/gbnf-match/gbnf-matcher.js";
 import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
+import { readExactJson } from "../../schemas/exact-json.js";
 import { canonicalTexts } from "./canonical-instance.js";
 
 /**
@@ -20,6 +21,7 @@ export interface JudgeEngine {
 
 export interface MaskbenchTest {
   valid: boolean;
+  /** The instance, numbers JavaScript would change held as InstanceNumber (instance-number.ts). */
   data: unknown;
 }
 
@@ -134,11 +136,6 @@ export function judgeSchema(schema: object, tests: readonly MaskbenchTest[], eng
     } catch (error) {
       return end("untyped-error", { error: describeError("canonical", error) });
     }
-    try {
-      postCheckAccepts = engine.postCheck(schema, test.data).length === 0;
-    } catch (error) {
-      return end("post-check-threw", { error: describeError("post-check", error) });
-    }
     let written: string | undefined;
     let refusedAt: number | undefined;
     try {
@@ -147,8 +144,16 @@ export function judgeSchema(schema: object, tests: readonly MaskbenchTest[], eng
     } catch (error) {
       return end("untyped-error", { error: describeError("grammar", error) });
     }
+    const text = written ?? texts[0]!;
+    // The post-check sees what the runtime would: the text the grammar wrote, read as a step's arguments are read.
+    try {
+      const read = readExactJson(text);
+      postCheckAccepts = read.ok && engine.postCheck(schema, read.value).length === 0;
+    } catch (error) {
+      return end("post-check-threw", { error: describeError("post-check", error) });
+    }
     const writable = written !== undefined;
-    judgement.instances.push({ valid: test.valid, writable, postCheckAccepts, text: written ?? texts[0]!, ...(refusedAt === undefined ? {} : { refusedAt }) });
+    judgement.instances.push({ valid: test.valid, writable, postCheckAccepts, text, ...(refusedAt === undefined ? {} : { refusedAt }) });
     if (test.valid && !(writable && postCheckAccepts)) judgement.validRefused++;
     if (!test.valid && writable && postCheckAccepts) judgement.invalidAccepted++;
   }

@@ -1,5 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parseInstanceFile } from "./instance-number.js";
 import type { MaskbenchTest } from "./judge-schema.js";
 
 /**
@@ -41,6 +42,9 @@ export async function maskbenchFileNames(folder: string, selection: FileSelectio
 }
 
 export async function readMaskbenchFile(folder: string, name: string): Promise<MaskbenchFile> {
-  const parsed = JSON.parse(await readFile(join(folder, name), "utf8")) as { schema: unknown; tests?: MaskbenchTest[] };
-  return { id: name, split: splitOf(name), schema: parsed.schema, tests: (parsed.tests ?? []).map(({ valid, data }) => ({ valid, data })) };
+  const text = await readFile(join(folder, name), "utf8");
+  // The schema as JSON.parse reads it (as a tool's schema is read); the instances as Python wrote them.
+  const { schema } = JSON.parse(text) as { schema: unknown };
+  const { tests } = parseInstanceFile(text) as { tests?: MaskbenchTest[] };
+  return { id: name, split: splitOf(name), schema, tests: (tests ?? []).map(({ valid, data }) => ({ valid, data })) };
 }

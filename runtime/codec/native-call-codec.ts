@@ -1,5 +1,6 @@
 import { NATIVE_CALL_ONLY_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "../../prompts/model-text.js";
 import { composeGbnf } from "../../schemas/gbnf-compiler.js";
+import { readExactJson } from "../../schemas/exact-json.js";
 import { gbnfLiteral } from "../../schemas/gbnf-literal.js";
 import { repeat, sequence, textCharClass } from "../../schemas/gbnf-rules.js";
 import { JSON_LAYOUTS, writeJson } from "../../schemas/json-layout.js";
@@ -46,12 +47,9 @@ function decodeWith(frame: CallFrame, text: string, parts: StepParts): DecodedSt
   const name = /^[A-Za-z0-9_-]+/.exec(rest)?.[0];
   if (!name || !rest.startsWith(frame.beforeArgs, name.length)) return { ok: false, message: "no tool name where the call names one" };
   if (!rest.endsWith(frame.after)) return { ok: false, message: "the call is not closed" };
-  let args: unknown;
-  try {
-    args = JSON.parse(rest.slice(name.length + frame.beforeArgs.length, rest.length - frame.after.length));
-  } catch (error) {
-    return { ok: false, message: (error as Error).message };
-  }
+  const read = readExactJson(rest.slice(name.length + frame.beforeArgs.length, rest.length - frame.after.length));
+  if (!read.ok) return read;
+  const args = read.value;
   const call = name === FINAL_ANSWER ? { tool: name, answer: (args as { answer?: unknown } | null)?.answer } : { tool: name, args };
   return { ok: true, value: thought === undefined ? { call } : { thought, call } };
 }

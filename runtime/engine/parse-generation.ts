@@ -1,3 +1,4 @@
+import { readExactJson } from "../../schemas/exact-json.js";
 import { validateAgainst } from "../../schemas/validator-cache.js";
 import type { PortGeneration } from "./model-port.js";
 import {
@@ -14,14 +15,8 @@ export type ParsedOutput<Value> = { ok: true; value: Value; raw: string } | { ok
 /** Reads a value out of generated text, or says why it cannot; never throws. */
 export type TextDecoder = (text: string) => { ok: true; value: unknown } | { ok: false; message: string };
 
-/** JSON text as its value. */
-export const decodeJson: TextDecoder = (text) => {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, message: (error as Error).message };
-  }
-};
+/** JSON text as its value (an integer no number holds exactly is refused: readExactJson). */
+export const decodeJson: TextDecoder = readExactJson;
 
 /**
  * Turns a generation into a value of its schema, or a typed failure that

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { judgeSchema, type JudgeEngine } from "../../bench/maskbench/judge-schema.js";
 import { ENGINES } from "../../bench/maskbench/maskbench-engines.js";
+import { InstanceNumber, parseInstanceFile, readInstanceNumber, writeInstance } from "../../bench/maskbench/instance-number.js";
 
 /**
  * MaskBench's verdict on one schema, as the bench asks it of narrowgauge:
@@ -79,5 +80,40 @@ describe("judgeSchema", () => {
     const judgement = judgeSchema(schema, [{ valid: true, data: { size: 2, name: "a" } }, { valid: false, data: { size: "2", name: "a" } }], ENGINES.tool);
     expect(judgement.outcome).toBe("passing");
     expect(judgement.instances[0]).toMatchObject({ writable: true, text: '{"name":"a","size":2}' });
+  });
+
+  it("reads each instance number as Python's json module wrote it: a whole float stays a float, an integer keeps its digits", () => {
+    expect(readInstanceNumber("42")).toBe(42);
+    expect(readInstanceNumber("1.5")).toBe(1.5);
+    expect(readInstanceNumber("1e-5")).toBe(1e-5);
+    expect(readInstanceNumber("12345.0")).toEqual(new InstanceNumber("12345.0", 12345));
+    expect(readInstanceNumber("-0.0")).toEqual(new InstanceNumber("-0.0", -0));
+    expect(readInstanceNumber("1e16")).toEqual(new InstanceNumber("1e+16", 1e16));
+    expect(readInstanceNumber("9223372036854776001")).toEqual(new InstanceNumber("9223372036854776001", 9223372036854776000));
+    expect(readInstanceNumber("1" + "0".repeat(400))).toEqual(new InstanceNumber("1" + "0".repeat(400), Infinity));
+    const file = parseInstanceFile('{"tests":[{"data":{"__proto__":1,"n":[2.0,3]}}]}') as { tests: Array<{ data: object }> };
+    expect(Object.getPrototypeOf(file.tests[0]!.data)).toBe(Object.prototype);
+    expect(writeInstance(file.tests[0]!.data)).toBe('{"__proto__":1,"n":[2.0,3]}');
+  });
+
+  it("judges the number Python wrote, not the one JavaScript reads: 12345.0 is no integer, 2^63+1 is past the maximum", () => {
+    const read = (text: string) => (parseInstanceFile(`{"data":${text}}`) as { data: unknown }).data;
+    const integer = judgeSchema({ type: "integer" }, [{ valid: false, data: read("12345.0") }, { valid: true, data: read("12345") }], engine);
+    expect(integer).toMatchObject({ outcome: "passing", invalidAccepted: 0 });
+    expect(integer.instances[0]).toMatchObject({ writable: false, text: "12345.0" });
+    const bounded = judgeSchema({ type: "integer", maximum: 9223372036854775807 }, [{ valid: false, data: read("9223372036854776001") }], engine);
+    expect(bounded).toMatchObject({ outcome: "passing", invalidAccepted: 0 });
+    // A whole float is written with its fraction where the schema allows any number.
+    const number = judgeSchema({ type: "number", minimum: 1 }, [{ valid: true, data: read("30.0") }], engine);
+    expect(number).toMatchObject({ outcome: "passing" });
+    expect(number.instances[0]).toMatchObject({ writable: true, postCheckAccepts: true, text: "30.0" });
+  });
+
+  it("refuses an integer past a double's precision where the grammar lets it be written (an extra key under additionalProperties)", () => {
+    const read = (text: string) => (parseInstanceFile(`{"data":${text}}`) as { data: unknown }).data;
+    const schema = { type: "object", properties: { id: { type: ["integer", "null"], minimum: 0, maximum: 9223372036854776000 } }, additionalProperties: true };
+    const judgement = judgeSchema(schema, [{ valid: false, data: read('{"id":9223372036854776001}') }], engine);
+    expect(judgement.instances[0]).toMatchObject({ postCheckAccepts: false });
+    expect(judgement).toMatchObject({ outcome: "passing", invalidAccepted: 0 });
   });
 });

@@ -31,7 +31,16 @@ describe("compileGbnf: grammar text", () => {
   it("writes no number literal that overflows to Infinity, and every double below 1e308 (found by the soak: 1e999)", async () => {
     const gbnf = compileGbnf(Type.Number());
     for (const text of ["1e999", "9e308", "12e300", "123456789012345678901234"]) expect(await grammarAccepts(gbnf, text), text).toBe(false);
-    for (const value of [9.999999999999999e307, 1e307, 5e-324, -1.5e-7, 123456789012345680000, 0.1]) expect(await grammarAccepts(gbnf, JSON.stringify(value)), String(value)).toBe(true);
+    for (const value of [9.999999999999999e307, 1e307, 5e-324, -1.5e-7, 8999999999999999, 0.1]) expect(await grammarAccepts(gbnf, JSON.stringify(value)), String(value)).toBe(true);
+    // Past 9e15 a whole double is written with an exponent (JSON.stringify writes 123456789012345680000).
+    expect(await grammarAccepts(gbnf, "1.2345678901234568e+20")).toBe(true);
+  });
+
+  it("writes no integer that reads as another: plain digits stop below 9e15, where a double still holds every integer (found by MaskBench: 9223372036854776001)", async () => {
+    for (const gbnf of [compileGbnf(Type.Number()), compileGbnf(Type.Integer())]) {
+      for (const text of ["9223372036854776001", "9007199254740993", "9000000000000000", "-12345678901234567"]) expect(await grammarAccepts(gbnf, text), text).toBe(false);
+      for (const text of ["8999999999999999", "-8999999999999999", "900000000000000", "0"]) expect(await grammarAccepts(gbnf, text), text).toBe(true);
+    }
   });
 
   it("makes the minus sign unsampleable when the lower bound is non-negative", () => {
