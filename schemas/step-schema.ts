@@ -101,6 +101,8 @@ export function checkToolNames(names: readonly string[]): void {
 export interface StepParts {
   thought: TSchema | null;
   branches: Array<{ tool: string; field: "args" | "answer"; schema: TSchema }>;
+  /** Which call of the conversation this step writes, from 1: where a chat format numbers its calls (Mistral's ids), the step writes this number. 1 when unsaid. */
+  callNumber?: number;
 }
 
 /** The pieces buildStepSchema puts together, for a strategy that samples a step in more than one call. */

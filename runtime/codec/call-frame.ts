@@ -40,6 +40,29 @@ export interface CallFrame {
    * Empty where the frame is plain text.
    */
   readonly controlTokens: readonly string[];
+  /**
+   * Where the frame numbers its call (Mistral Small's `[CALL_ID]000000001`,
+   * Mistral Nemo's `"id": "000000001"`): the digits at `at` in `beforeArgs`
+   * or `after`, `width` wide, zero-padded. The texts above hold call 1's
+   * number; frameForCall writes another's. Null where every call is framed alike.
+   */
+  readonly callNumber: CallNumberSlot | null;
+}
+
+export interface CallNumberSlot {
+  readonly field: "beforeArgs" | "after";
+  readonly at: number;
+  readonly width: number;
+}
+
+/** The frame of the conversation's `number`th call (from 1): the same frame where calls are not numbered. */
+export function frameForCall(frame: CallFrame, number: number): CallFrame {
+  const slot = frame.callNumber;
+  if (!slot || number === 1) return frame;
+  // Past the width's largest number the digits run wider, as the template's ids would.
+  const digits = String(number).padStart(slot.width, "0");
+  const text = frame[slot.field];
+  return { ...frame, [slot.field]: `${text.slice(0, slot.at)}${digits}${text.slice(slot.at + slot.width)}` };
 }
 
 export type FrameProbe = { ok: true; frame: CallFrame } | { ok: false; reason: string };
@@ -117,11 +140,32 @@ function renderedStep(renderer: Renderer, thought: string | undefined): { contex
   return { context, start: before.length, step: after.slice(before.length) };
 }
 
-/** Whether two calls in a row are each rendered as `written` (a template that numbers its calls, as Mistral's ids do, renders the second otherwise). */
-function rendersTwice(renderer: Renderer, thought: string | undefined, written: string, start: number): boolean {
+/** Whether two calls in a row are rendered as `first` and then `second` (the same text, but where the template numbers its calls). */
+function rendersTwice(renderer: Renderer, thought: string | undefined, first: string, second: string, start: number): boolean {
   const twice = renderContext(renderer.chatWrapper, probeHistory(thought, 2), chatModelFunctions(PROBE.tools as never), { continueAfterCall: true }).toString();
-  const first = twice.indexOf(written, start);
-  return first >= 0 && twice.indexOf(written, first + written.length) >= 0;
+  const at = twice.indexOf(first, start);
+  return at >= 0 && twice.indexOf(second, at + first.length) >= 0;
+}
+
+/**
+ * Where a call written as `written` (the frame's texts at `fields` offsets
+ * in it) carries its number: the first run of digits reading 1 in the name's
+ * or the arguments' surroundings for which two calls in a row render as
+ * call 1 and then call 2 (the ids narrowgauge gives a template that wants
+ * them, zero-padded). Null where no such digits are found.
+ */
+function callNumberSlot(written: string, fields: Record<CallNumberSlot["field"], { text: string; offset: number }>, rendersAsSecond: (second: string) => boolean): CallNumberSlot | null {
+  for (const field of ["beforeArgs", "after"] as const) {
+    const { text, offset } = fields[field];
+    for (const match of text.matchAll(/\d+/g)) {
+      if (Number(match[0]) !== 1) continue;
+      const width = match[0].length;
+      const at = offset + match.index;
+      const second = `${written.slice(0, at)}${"2".padStart(width, "0")}${written.slice(at + width)}`;
+      if (rendersAsSecond(second)) return { field, at: match.index, width };
+    }
+  }
+  return null;
 }
 
 /**
@@ -180,7 +224,14 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
   }
   if (!write(sliceLlamaText(without.context, without.start, without.start + withoutNameAt))) return { ok: false, reason: "the call's opening holds a special token the sampler cannot write" };
   const after = suffixText.slice(0, writablePrefixLength(renderer, part(argsEnd, argsEnd + suffixText.length)));
-  if (!rendersTwice(renderer, keepsThought ? PROBE.thought : undefined, step.slice(0, argsEnd + after.length), start)) return { ok: false, reason: "a second call in a row is rendered in another frame (the template numbers its calls)" };
+  const written = step.slice(0, argsEnd + after.length);
+  const thought = keepsThought ? PROBE.thought : undefined;
+  let callNumber: CallNumberSlot | null = null;
+  if (!rendersTwice(renderer, thought, written, written, start)) {
+    const fields = { beforeArgs: { text: step.slice(nameEnd, found.at), offset: nameEnd }, after: { text: after, offset: argsEnd } };
+    callNumber = callNumberSlot(written, fields, (second) => rendersTwice(renderer, thought, written, second, start));
+    if (!callNumber) return { ok: false, reason: "a second call in a row is rendered in another frame" };
+  }
   write(part(argsEnd, argsEnd + after.length));
   return {
     ok: true,
@@ -193,6 +244,7 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
       after,
       layout: found.layout,
       controlTokens: [...controlTokens],
+      callNumber,
     },
   };
 }

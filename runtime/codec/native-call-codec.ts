@@ -7,7 +7,7 @@ import { JSON_LAYOUTS, writeJson } from "../../schemas/json-layout.js";
 import { FINAL_ANSWER, STEP_DEFAULTS, type StepParts } from "../../schemas/step-schema.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { callItem } from "../history/history-items.js";
-import type { CallFrame } from "./call-frame.js";
+import { frameForCall, type CallFrame } from "./call-frame.js";
 import type { StepEnd } from "../engine/decode/step-end.js";
 import type { DecodedStep, LogicalStep, StepCodec } from "./step-codec.js";
 
@@ -79,19 +79,23 @@ function encodeWith(frame: CallFrame, step: LogicalStep): string {
  * a call (`frame`): the thought as the assistant's text, then one call; a
  * FinalAnswer is a call as well, so the grammar offers and withholds it like
  * any tool, and the answer gate reads it from its `answer` argument. What the
- * model writes is what the next turn's history shows.
+ * model writes is what the next turn's history shows. Where the frame
+ * numbers its calls, each step is framed as the conversation's next call
+ * (StepParts.callNumber): the grammar writes the number, as the template
+ * will render it.
  */
-export function nativeCallCodec(frame: CallFrame): StepCodec {
+export function nativeCallCodec(base: CallFrame): StepCodec {
   return Object.freeze<StepCodec>({
     name: "native",
-    syntax: JSON.stringify(frame.keepsThought ? `${frame.beforeThought}THOUGHT${frame.afterThought}NAME${frame.beforeArgs}{ARGS}${frame.after}` : `${frame.withoutThought}NAME${frame.beforeArgs}{ARGS}${frame.after}`),
+    syntax: JSON.stringify(base.keepsThought ? `${base.beforeThought}THOUGHT${base.afterThought}NAME${base.beforeArgs}{ARGS}${base.after}` : `${base.withoutThought}NAME${base.beforeArgs}{ARGS}${base.after}`),
     verbatim: true,
-    frameTokens: frame.controlTokens,
+    frameTokens: base.controlTokens,
     notesInResults: true,
-    defaultSystem: frame.keepsThought ? NATIVE_SYSTEM_PROMPT : NATIVE_CALL_ONLY_SYSTEM_PROMPT,
+    defaultSystem: base.keepsThought ? NATIVE_SYSTEM_PROMPT : NATIVE_CALL_ONLY_SYSTEM_PROMPT,
     prelude: (system, tools) => ({ system, functions: chatModelFunctions(tools, { answerRequired: true }) }),
-    grammar: (_schema, parts, bounds) =>
-      composeGbnf({ ...bounds, layout: frame.layout }, ({ rules, compile }) => {
+    grammar: (_schema, parts, bounds) => {
+      const frame = frameForCall(base, parts.callNumber ?? 1);
+      return composeGbnf({ ...bounds, layout: frame.layout }, ({ rules, compile }) => {
         const branches = parts.branches.map((branch) => {
           const args = branch.field === "answer" ? { type: "object", properties: { answer: branch.schema }, required: ["answer"] } : branch.schema;
           return sequence(gbnfLiteral(`${branch.tool}${frame.beforeArgs}`), compile(args, `${branch.tool}-args`), literal(frame.after));
@@ -103,10 +107,11 @@ export function nativeCallCodec(frame: CallFrame): StepCodec {
         // The thought may be empty, as in a JSON step: then the call opens as it does without one.
         const withThought = sequence(literal(frame.beforeThought), thoughtRule(rules, frame, maxLength), literal(frame.afterThought));
         return sequence(`(${withThought} | ${without === "" ? '""' : without})`, call);
-      }),
-    end: (parts) => stepEnd(frame, thoughtLength(parts, frame) > 0),
-    decode: (text, parts) => decodeWith(frame, text, parts),
-    encode: (step) => encodeWith(frame, step),
-    callItems: (_raw, step, call) => [callItem(frame.keepsThought ? step.thought : undefined, call.name, call.args, call.result)],
+      });
+    },
+    end: (parts) => stepEnd(frameForCall(base, parts.callNumber ?? 1), thoughtLength(parts, base) > 0),
+    decode: (text, parts) => decodeWith(frameForCall(base, parts.callNumber ?? 1), text, parts),
+    encode: (step, callNumber = 1) => encodeWith(frameForCall(base, callNumber), step),
+    callItems: (_raw, step, call, callNumber = 1) => [callItem(base.keepsThought ? step.thought : undefined, call.name, call.args, call.result, base.callNumber ? callNumber : undefined)],
   });
 }

@@ -57,8 +57,8 @@ export interface StepCodec {
   end(parts: StepParts): StepEnd;
   /** A step's text as the logical step of these parts (validated by the caller against the step schema), or why it is not one. Never throws. */
   decode(text: string, parts: StepParts): DecodedStep;
-  /** A logical step as this codec writes it: the scripted model's steps, and the docs' examples. */
-  encode(step: LogicalStep): string;
-  /** What the history shows for a call step that ran (or was refused) with this result. */
-  callItems(raw: string, step: LogicalStep, call: { name: string; args: unknown; result: unknown }): ChatHistoryItem[];
+  /** A logical step as this codec writes it, as the conversation's `callNumber`th call (1 when unsaid): the scripted model's steps, and the docs' examples. */
+  encode(step: LogicalStep, callNumber?: number): string;
+  /** What the history shows for a call step that ran (or was refused) with this result; `callNumber` the step's (StepParts.callNumber). */
+  callItems(raw: string, step: LogicalStep, call: { name: string; args: unknown; result: unknown }, callNumber?: number): ChatHistoryItem[];
 }

@@ -17,12 +17,15 @@ export function initialHistory(system: string, task: string): ChatHistoryItem[] 
   ];
 }
 
-/** A past step: the thought as the assistant's text, then the call and what it returned, natively. */
-export function callItem(thought: string | undefined, name: string, args: unknown, result: unknown): ChatHistoryItem {
-  return {
-    type: "model",
-    response: [...(thought ? [thought] : []), { type: "functionCall", name, params: args, result }],
-  };
+/**
+ * A past step: the thought as the assistant's text, then the call and what
+ * it returned, natively. `callNumber`: the number the step gave its call
+ * where the format numbers calls (Mistral's ids), kept on the call so that a
+ * template renders it so even when earlier exchanges are left out.
+ */
+export function callItem(thought: string | undefined, name: string, args: unknown, result: unknown, callNumber?: number): ChatHistoryItem {
+  const call = { type: "functionCall" as const, name, params: args, result, ...(callNumber === undefined ? {} : { callNumber }) };
+  return { type: "model", response: [...(thought ? [thought] : []), call] };
 }
 
 /**

@@ -83,7 +83,7 @@ function fitToContext(question: Question, input: TurnInput, call: { raw: string;
   const contextSize = question.config.model.description.contextSize;
   if (contextSize === null) return observation;
   const fits = (shown: Observation) =>
-    contextSize - renderShown(question, question.config.codec.callItems(call.raw, call.step, { name: call.name, args: call.args, result: shown.result })).length >= input.reserve;
+    contextSize - renderShown(question, question.config.codec.callItems(call.raw, call.step, { name: call.name, args: call.args, result: shown.result }, input.parts.callNumber)).length >= input.reserve;
   if (fits(observation)) return observation;
   // A refusal whose result is not a message (a repeat answered from the ledger) is shown as it is.
   const longest = observation.ok ? Math.min(question.config.maxResultChars, observation.json.length) : typeof observation.result.error === "string" ? codePoints(observation.result.error) : 1;

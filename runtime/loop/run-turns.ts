@@ -89,7 +89,7 @@ async function runTurn(question: Question, last: SampledInput | undefined): Prom
     const act = await actOnCall(question, state, outcome, input, generation.text);
     recorder.append({ kind: "turn", ...finishTurn(gathered(act), conversation.registry.naming), ...(act.aborted ? { aborted: true as const } : {}) });
     if (act.aborted) return input;
-    appendItems(conversation.history, config.codec.callItems(generation.text, outcome.step, act.attempt!), { joinModelTurns: config.codec.verbatim });
+    appendItems(conversation.history, config.codec.callItems(generation.text, outcome.step, act.attempt!, input.parts.callNumber), { joinModelTurns: config.codec.verbatim });
     conversation.resultUnshown = config.codec.notesInResults;
     if (config.codec.verbatim && generation.tokens) conversation.held = heldAfterStep(config.model, conversation.held, { text: generation.text, tokens: generation.tokens });
   }

@@ -103,6 +103,11 @@ function capsForRoom(free: number, config: Pick<Question["config"], "thoughtMaxL
   return { thought, answer: Math.max(1, Math.min(config.answerMaxLength, free - thought)) };
 }
 
+/** How many calls a history holds (every exchange, shown or left out). */
+function callsIn(history: readonly ChatHistoryItem[]): number {
+  return history.reduce((count, item) => count + (item.type === "model" ? item.response.filter((part) => typeof part === "object" && part.type === "functionCall").length : 0), 0);
+}
+
 /**
  * Everything a turn samples from: the guards' view (state → guards → view),
  * the step schema built from it with narrowed domains, its grammar, and the
@@ -123,6 +128,7 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
     const tool = conversation.registry.get(name)!;
     return { name, description: tool.description, params: narrowParams(tool.params, domainsOf(view.enums, name)) };
   });
+  const callNumber = callsIn(conversation.history) + 1;
   const grammarFor = (caps: { thought: number; answer: number }) => {
     const options: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = {
       tools,
@@ -133,7 +139,7 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
       answerMaxLength: caps.answer,
     };
     const schema = buildStepSchema(options);
-    const parts = stepParts(options);
+    const parts = { ...stepParts(options), callNumber };
     return { schema, parts, gbnf: config.codec.grammar(schema, parts, { defaultMaxLength: config.defaultMaxLength, defaultMaxItems: config.defaultMaxItems, freeValueDepth: config.freeValueDepth }) };
   };
   let step = grammarFor({ thought: config.thoughtMaxLength, answer: config.answerMaxLength });

@@ -69,7 +69,10 @@ export function templateConversation(history: readonly ChatHistoryItem[], functi
       for (const part of item.response) {
         if (typeof part === "string") text += part;
         else if (part.type === "functionCall") {
-          const id = callId(calls++);
+          // A call the step numbered itself keeps its number (callItem's callNumber), whatever exchanges are left out before it.
+          const numbered = (part as { callNumber?: unknown }).callNumber;
+          const id = typeof numbered === "number" ? callId(numbered - 1) : callId(calls);
+          calls++;
           const args = part.params ?? {};
           const argumentsText = JSON.stringify(args);
           messages.push({ role: "assistant", content: text, tool_calls: [{ ...(style.callIds ? { id } : {}), type: "function", function: { name: part.name, arguments: style.stringArguments ? argumentsText : args } }] });

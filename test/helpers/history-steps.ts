@@ -3,14 +3,14 @@ import type { LogicalStep, StepCodec } from "../../runtime/codec/step-codec.js";
 import { appendItems, initialHistory } from "../../runtime/history/history-items.js";
 import { renderContext } from "../../runtime/history/render-history.js";
 
-/** Each step as the codec writes it, with the history rendered before it and after its call (answered `{ok: true}`) joins the history. */
+/** Each step as the codec writes it (as the conversation's first, second… call), with the history rendered before it and after its call (answered `{ok: true}`) joins the history. */
 export function renderedAroundSteps(model: Pick<ModelPort, "chatWrapper">, codec: StepCodec, logicals: readonly LogicalStep[]): Array<{ text: string; before: string; after: string }> {
   const history = initialHistory("System.", "Task.");
   const render = () => renderContext(model.chatWrapper, history, undefined, { continueAfterCall: true }).toString();
-  return logicals.map((logical) => {
-    const text = codec.encode(logical);
+  return logicals.map((logical, index) => {
+    const text = codec.encode(logical, index + 1);
     const before = render();
-    appendItems(history, codec.callItems(text, logical, { name: logical.call.tool, args: logical.call.args, result: { ok: true } }), { joinModelTurns: true });
+    appendItems(history, codec.callItems(text, logical, { name: logical.call.tool, args: logical.call.args, result: { ok: true } }, index + 1), { joinModelTurns: true });
     return { text, before, after: render() };
   });
 }

@@ -51,6 +51,7 @@ describe("a call frame that holds control tokens (Phi-4-mini's <|tool_call|>)", 
         after: "}<|/tool_call|>",
         layout: "spaced",
         controlTokens: ["<|tool_call|>", "<|/tool_call|>"],
+        callNumber: null,
       },
     });
     // The codec hands the generation those tokens, to write them as tokens where the frame has them.

@@ -13,6 +13,8 @@ import { validateAgainst } from "../../../schemas/validator-cache.js";
 import { corpusTemplates } from "../../chat-templates/corpus.js";
 import { grammarAccepts } from "../../helpers/grammar-acceptance.js";
 import { renderedAroundSteps } from "../../helpers/history-steps.js";
+import { appendItems, initialHistory } from "../../../runtime/history/history-items.js";
+import { renderContext } from "../../../runtime/history/render-history.js";
 
 const OPTIONS: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = { tools: weatherTools, final: true, thought: true, thoughtMaxLength: 60, answerMaxLength: 60 };
 const thought = fc.stringMatching(/^[A-Za-z0-9.,'"!?()°é東-][A-Za-z0-9.,'"!?()°é東 -]{0,58}[A-Za-z0-9.,'"!?()°é東-]$/);
@@ -23,16 +25,19 @@ const call = fc.oneof(
 const step = fc.record({ thought, call }) as fc.Arbitrary<LogicalStep>;
 
 /** Templates whose call syntax the native codec writes, through the template wrapper; whether the template keeps the text beside a call. */
-const TEMPLATES: Array<[name: string, keepsThought: boolean]> = [
-  ["NousResearch-Hermes-3-Llama-3.1-8B-tool_use", false],
-  ["meta-llama-Llama-3.2-3B-Instruct", false],
-  ["meta-llama-Llama-3.1-8B-Instruct", false],
-  ["llama-cpp-microsoft-Phi-4-mini-instruct", true],
-  ["meetkai-functionary-medium-v3.2", true],
+const LLAMA_TOKENS = { bos: "<|begin_of_text|>", eos: "<|eot_id|>", addBos: false };
+const MISTRAL_TOKENS = { bos: "<s>", eos: "</s>", addBos: false };
+const TEMPLATES: Array<[name: string, keepsThought: boolean, tokens: typeof LLAMA_TOKENS]> = [
+  ["NousResearch-Hermes-3-Llama-3.1-8B-tool_use", false, LLAMA_TOKENS],
+  ["meta-llama-Llama-3.2-3B-Instruct", false, LLAMA_TOKENS],
+  ["meta-llama-Llama-3.1-8B-Instruct", false, LLAMA_TOKENS],
+  ["llama-cpp-microsoft-Phi-4-mini-instruct", true, LLAMA_TOKENS],
+  ["meetkai-functionary-medium-v3.2", true, LLAMA_TOKENS],
+  ["Mistral-Small-3.2-24B-Instruct-2506", false, MISTRAL_TOKENS],
 ];
 
-describe.each(TEMPLATES)("the native codec read off the %s template", (name, keepsThought) => {
-  const chatWrapper = templateChatWrapper(nodeLlamaCpp, corpusTemplates()[name]!, { bos: "<|begin_of_text|>", eos: "<|eot_id|>", addBos: false });
+describe.each(TEMPLATES)("the native codec read off the %s template", (name, keepsThought, tokens) => {
+  const chatWrapper = templateChatWrapper(nodeLlamaCpp, corpusTemplates()[name]!, tokens);
   const model = scriptedModel([], { chatWrapper });
   const codec = chooseCodec(model, undefined);
   const schema = buildStepSchema(OPTIONS);
@@ -74,10 +79,31 @@ describe.each(TEMPLATES)("the native codec read off the %s template", (name, kee
 });
 
 describe("a template that numbers its calls (Mistral Small's [CALL_ID]000000001, then 000000002)", () => {
-  it("has no native frame: a second call in a row would not be written as the template renders it", () => {
-    const chatWrapper = templateChatWrapper(nodeLlamaCpp, corpusTemplates()["Mistral-Small-3.2-24B-Instruct-2506"]!, { bos: "<s>", eos: "</s>", addBos: false });
-    const model = scriptedModel([], { chatWrapper });
-    expect(probeCallFrame(model)).toEqual({ ok: false, reason: "a second call in a row is rendered in another frame (the template numbers its calls)" });
-    expect(chooseCodec(model, undefined).name).toBe("json");
+  const chatWrapper = templateChatWrapper(nodeLlamaCpp, corpusTemplates()["Mistral-Small-3.2-24B-Instruct-2506"]!, MISTRAL_TOKENS);
+  const model = scriptedModel([], { chatWrapper });
+  const codec = chooseCodec(model, undefined);
+  const logical: LogicalStep = { call: { tool: "CityWeather", args: { city: "Paris" } } };
+
+  it("has a native frame with the call's number in it, zero-padded to nine digits", () => {
+    expect(probeCallFrame(model)).toMatchObject({ ok: true, frame: { beforeArgs: "[CALL_ID]000000001[ARGS]", callNumber: { field: "beforeArgs", at: 9, width: 9 } } });
+    expect(codec.encode(logical, 12)).toBe('[TOOL_CALLS]CityWeather[CALL_ID]000000012[ARGS]{"city": "Paris"}');
+  });
+
+  it("writes the number of the call the step makes, and no other", async () => {
+    const second = { ...stepParts(OPTIONS), callNumber: 2 };
+    const gbnf = codec.grammar(buildStepSchema(OPTIONS), second);
+    expect(await grammarAccepts(gbnf, codec.encode(logical, 2))).toBe(true);
+    expect(await grammarAccepts(gbnf, codec.encode(logical, 1))).toBe(false);
+    expect(codec.decode(codec.encode(logical, 2), second)).toEqual({ ok: true, value: { thought: "", call: logical.call } });
+    expect(codec.decode(codec.encode(logical, 1), second).ok).toBe(false);
+    expect(new StepEndTracker(codec.end(second)).push(codec.encode(logical, 2))).toBe(codec.encode(logical, 2).length);
+  });
+
+  it("keeps a call's number when the exchanges before it are left out of the prompt", () => {
+    const history = initialHistory("System.", "Task.");
+    appendItems(history, codec.callItems("", logical, { name: "CityWeather", args: { city: "Paris" }, result: { ok: true } }, 7), { joinModelTurns: true });
+    const rendered = renderContext(model.chatWrapper, history, undefined, { continueAfterCall: true }).toString();
+    expect(rendered).toContain("[CALL_ID]000000007[ARGS]");
+    expect(rendered).toContain("[TOOL_RESULTS]000000007[TOOL_CONTENT]");
   });
 });
