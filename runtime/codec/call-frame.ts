@@ -1,5 +1,6 @@
 import type { LlamaText } from "node-llama-cpp";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
+import { stepStart } from "../../base/step-start.js";
 import { JSON_LAYOUTS, writeJson, type JsonLayoutName } from "../../schemas/json-layout.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { appendItems, callItem, initialHistory } from "../history/history-items.js";
@@ -68,6 +69,7 @@ export function frameForCall(frame: CallFrame, number: number): CallFrame {
 export type FrameProbe = { ok: true; frame: CallFrame } | { ok: false; reason: string };
 
 const PROBE = {
+  task: "Task.",
   thought: "Probe thought.",
   name: "ProbeTool",
   args: { alpha: "x y", beta: [1, 2] },
@@ -125,7 +127,7 @@ function writablePrefixLength(renderer: Renderer, text: LlamaText): number {
 
 /** The history of the probe task with `calls` call steps in a row (joined into one response, as the native codec joins them). */
 function probeHistory(thought: string | undefined, calls: number) {
-  const items = initialHistory("System.", "Task.");
+  const items = initialHistory("System.", PROBE.task);
   appendItems(items, Array.from({ length: calls }, () => callItem(thought, PROBE.name, PROBE.args, PROBE.result)), { joinModelTurns: true });
   return items;
 }
@@ -136,8 +138,9 @@ function renderedStep(renderer: Renderer, thought: string | undefined): { contex
   const before = renderContext(renderer.chatWrapper, probeHistory(thought, 0), functions).toString();
   const context = renderContext(renderer.chatWrapper, probeHistory(thought, 1), functions, { continueAfterCall: true });
   const after = context.toString();
-  if (!after.startsWith(before)) return "the wrapper renders the generation prompt differently once a call follows it";
-  return { context, start: before.length, step: after.slice(before.length) };
+  const start = stepStart(before, after, PROBE.task);
+  if (start === null) return "the wrapper renders the generation prompt differently once a call follows it";
+  return { context, start, step: after.slice(start) };
 }
 
 /** Whether two calls in a row are rendered as `first` and then `second` (the same text, but where the template numbers its calls). */

@@ -1,4 +1,5 @@
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
+import { stepStart } from "../../base/step-start.js";
 import { ChatTemplateError } from "./chat-template-error.js";
 import type { ChatTemplate, TemplateVariables } from "./python-jinja.js";
 import { markTexts, splitRendered, type RenderPart } from "./template-texts.js";
@@ -25,8 +26,10 @@ export function readCallSyntax(render: TemplateRender, style: MessageStyle): { p
   const start = renders(render, [...PROBE_START, { type: "model", response: [] }], style);
   const call = renders(render, probeCall(1), style);
   const plain = renders(render, [...PROBE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
-  if (start === null || call === null || plain === null || !call.startsWith(start)) return null;
-  const step = call.slice(start.length);
+  if (start === null || call === null || plain === null) return null;
+  const stepAt = stepStart(start, call, "Task.");
+  if (stepAt === null) return null;
+  const step = call.slice(stepAt);
   const nameAt = step.indexOf("ProbeTool");
   if (nameAt < 0) return null;
   const nameEnd = nameAt + "ProbeTool".length;

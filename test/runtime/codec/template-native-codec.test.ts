@@ -34,6 +34,7 @@ const TEMPLATES: Array<[name: string, keepsThought: boolean, tokens: typeof LLAM
   ["llama-cpp-microsoft-Phi-4-mini-instruct", true, LLAMA_TOKENS],
   ["meetkai-functionary-medium-v3.2", true, LLAMA_TOKENS],
   ["Mistral-Small-3.2-24B-Instruct-2506", false, MISTRAL_TOKENS],
+  ["mistralai-Mistral-Nemo-Instruct-2407", false, MISTRAL_TOKENS],
 ];
 
 describe.each(TEMPLATES)("the native codec read off the %s template", (name, keepsThought, tokens) => {
