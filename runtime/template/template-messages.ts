@@ -22,6 +22,37 @@ export interface TemplateConversation {
   readonly texts: readonly string[];
 }
 
+const jsonType = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value);
+
+/**
+ * A tool's parameters as chat templates expect to document them: a choice
+ * among constants (what TypeBox writes for a union of literals, and
+ * narrowgauge for a narrowed domain: `anyOf`/`oneOf` of `const`s) as
+ * `{ type, enum }`, and a lone `const` with its type. Templates read a
+ * property's `type` (Gemma 4 documents one without as `type:""` and drops
+ * its values) and print `enum`; none reads a union of constants.
+ */
+export function documentedSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(documentedSchema);
+  if (schema === null || typeof schema !== "object") return schema;
+  const node = schema as Record<string, unknown>;
+  for (const key of ["anyOf", "oneOf"]) {
+    const branches = node[key];
+    if (!Array.isArray(branches) || branches.length === 0 || !branches.every((branch) => branch !== null && typeof branch === "object" && "const" in branch)) continue;
+    const values = branches.map((branch) => (branch as { const: unknown }).const);
+    const types = new Set(values.map(jsonType));
+    if (types.has("number")) types.delete("integer");
+    const rest = Object.fromEntries(Object.entries(node).filter(([name]) => name !== key));
+    return { ...documentedRest(rest), ...(types.size === 1 ? { type: [...types][0] } : {}), enum: values };
+  }
+  if ("const" in node && node.type === undefined) return { ...documentedRest(node), type: jsonType(node.const) };
+  return documentedRest(node);
+}
+
+function documentedRest(node: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, documentedSchema(value)]));
+}
+
 const callId = (index: number) => String(index + 1).padStart(9, "0");
 
 /**
@@ -91,7 +122,7 @@ export function templateConversation(history: readonly ChatHistoryItem[], functi
     }
   });
   flushSystem();
-  const tools = functions && Object.keys(functions).length > 0 ? Object.entries(functions).map(([name, { description, params }]) => ({ type: "function", function: { name, description: description ?? "", parameters: params ?? { type: "object", properties: {} } } })) : undefined;
+  const tools = functions && Object.keys(functions).length > 0 ? Object.entries(functions).map(([name, { description, params }]) => ({ type: "function", function: { name, description: description ?? "", parameters: params ? documentedSchema(params) : { type: "object", properties: {} } } })) : undefined;
   const endsWithModel = history.at(-1)?.type === "model";
   const endsWithResult = messages.at(-1)?.role === "tool";
   return { messages, tools, addGenerationPrompt: endsWithModel || endsWithResult, trailingText: endsWithModel ? trailingText : "", texts: [...texts.filter((text) => text !== ""), ...(trailingText ? [trailingText] : [])] };
