@@ -58,6 +58,7 @@ export {
   TruncatedOutputError,
   UnknownToolOutputError,
   UnparseableOutputError,
+  InexactNumberOutputError,
 } from "./runtime/engine/output-errors.js";
 
 // Step schema and grammar

@@ -41,10 +41,20 @@ export async function maskbenchFileNames(folder: string, selection: FileSelectio
   return Array.from({ length: limit }, (_, index) => names[Math.floor((index * names.length) / limit)]!);
 }
 
+/** The file read losslessly, or as JSON.parse read it where lossless-json refuses it (a repeated key, which JSON.parse and Python let the last one win). */
+function losslessOr(text: string, parsed: { tests?: MaskbenchTest[] }): { tests?: MaskbenchTest[] } {
+  try {
+    return parseInstanceFile(text) as { tests?: MaskbenchTest[] };
+  } catch {
+    return parsed;
+  }
+}
+
 export async function readMaskbenchFile(folder: string, name: string): Promise<MaskbenchFile> {
   const text = await readFile(join(folder, name), "utf8");
   // The schema as JSON.parse reads it (as a tool's schema is read); the instances as Python wrote them.
-  const { schema } = JSON.parse(text) as { schema: unknown };
-  const { tests } = parseInstanceFile(text) as { tests?: MaskbenchTest[] };
+  const parsed = JSON.parse(text) as { schema: unknown; tests?: MaskbenchTest[] };
+  const { schema } = parsed;
+  const { tests } = losslessOr(text, parsed);
   return { id: name, split: splitOf(name), schema, tests: (tests ?? []).map(({ valid, data }) => ({ valid, data })) };
 }

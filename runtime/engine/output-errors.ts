@@ -52,6 +52,14 @@ export class UnparseableOutputError extends OutputError {
   }
 }
 
+/** The text states an integer no number holds exactly (readExactJson): read, it would be another number than the model wrote. */
+export class InexactNumberOutputError extends OutputError {
+  readonly code = "inexact-number-output";
+  constructor(raw: string, stopReason: GenerationStopReason, readonly literal: string, readonly read: number) {
+    super(`output states the integer ${literal}, which no number holds exactly (it would read as ${BigInt(read)})`, raw, stopReason);
+  }
+}
+
 /** The step calls a tool that does not exist (possible only for a model not sampled under the step grammar). */
 export class UnknownToolOutputError extends OutputError {
   readonly code = "unknown-tool";

@@ -1,8 +1,9 @@
-import { readExactJson } from "../../schemas/exact-json.js";
+import { readExactJson, type InexactNumber } from "../../schemas/exact-json.js";
 import { validateAgainst } from "../../schemas/validator-cache.js";
 import type { PortGeneration } from "./model-port.js";
 import {
   AbortedOutputError,
+  InexactNumberOutputError,
   InvalidUtf8OutputError,
   type OutputError,
   SchemaViolationError,
@@ -13,7 +14,7 @@ import {
 export type ParsedOutput<Value> = { ok: true; value: Value; raw: string } | { ok: false; error: OutputError };
 
 /** Reads a value out of generated text, or says why it cannot; never throws. */
-export type TextDecoder = (text: string) => { ok: true; value: unknown } | { ok: false; message: string };
+export type TextDecoder = (text: string) => { ok: true; value: unknown } | { ok: false; message: string; inexact?: InexactNumber };
 
 /** JSON text as its value (an integer no number holds exactly is refused: readExactJson). */
 export const decodeJson: TextDecoder = readExactJson;
@@ -29,7 +30,7 @@ export function parseGeneration<Value>(generation: Pick<PortGeneration, "text" |
   if (raw.includes("\uFFFD")) return { ok: false, error: new InvalidUtf8OutputError(raw, stopReason) };
   if (stopReason === "max-tokens") return { ok: false, error: new TruncatedOutputError(raw, stopReason, generation.generatedTokens) };
   const decoded = decode(raw);
-  if (!decoded.ok) return { ok: false, error: new UnparseableOutputError(raw, stopReason, decoded.message) };
+  if (!decoded.ok) return { ok: false, error: decoded.inexact ? new InexactNumberOutputError(raw, stopReason, decoded.inexact.literal, decoded.inexact.read) : new UnparseableOutputError(raw, stopReason, decoded.message) };
   const { value } = decoded;
   const issues = validateAgainst(schema, value);
   if (issues.length > 0) return { ok: false, error: new SchemaViolationError(raw, stopReason, value, issues) };

@@ -24,17 +24,22 @@ export interface TemplateConversation {
 
 const jsonType = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value);
 
+/** Keywords whose value is a schema, an array of schemas, or a map of names to schemas. */
+const SCHEMA_KEYWORDS = new Set(["items", "additionalItems", "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties"]);
+const SCHEMA_ARRAYS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"]);
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
 /**
  * A tool's parameters as chat templates expect to document them: a choice
- * among constants (what TypeBox writes for a union of literals, and
- * narrowgauge for a narrowed domain: `anyOf`/`oneOf` of `const`s) as
- * `{ type, enum }`, and a lone `const` with its type. Templates read a
- * property's `type` (Gemma 4 documents one without as `type:""` and drops
- * its values) and print `enum`; none reads a union of constants.
+ * among constants (what TypeBox writes for a union of literals: `anyOf` or
+ * `oneOf` of `const`s) as `{ type, enum }`, and a lone `const` with its
+ * type, wherever a schema sits (never inside values such as `default`).
+ * Templates read a property's `type` (Gemma 4 documents one without as
+ * `type:""` and drops its values) and print `enum`; none reads a union of
+ * constants. A branch's own description is not kept.
  */
 export function documentedSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(documentedSchema);
-  if (schema === null || typeof schema !== "object") return schema;
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return schema;
   const node = schema as Record<string, unknown>;
   for (const key of ["anyOf", "oneOf"]) {
     const branches = node[key];
@@ -43,14 +48,24 @@ export function documentedSchema(schema: unknown): unknown {
     const types = new Set(values.map(jsonType));
     if (types.has("number")) types.delete("integer");
     const rest = Object.fromEntries(Object.entries(node).filter(([name]) => name !== key));
-    return { ...documentedRest(rest), ...(types.size === 1 ? { type: [...types][0] } : {}), enum: values };
+    return { ...documentedKeywords(rest), ...(types.size === 1 ? { type: [...types][0] } : {}), enum: values };
   }
-  if ("const" in node && node.type === undefined) return { ...documentedRest(node), type: jsonType(node.const) };
-  return documentedRest(node);
+  if ("const" in node && node.type === undefined) return { ...documentedKeywords(node), type: jsonType(node.const) };
+  return documentedKeywords(node);
 }
 
-function documentedRest(node: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, documentedSchema(value)]));
+/** A schema's keywords, each subschema documented. */
+function documentedKeywords(node: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => {
+      if (SCHEMA_KEYWORDS.has(key)) return [key, Array.isArray(value) ? value.map(documentedSchema) : documentedSchema(value)];
+      if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) return [key, value.map(documentedSchema)];
+      if (SCHEMA_MAPS.has(key) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+        return [key, Object.fromEntries(Object.entries(value).map(([name, item]) => [name, documentedSchema(item)]))];
+      }
+      return [key, value];
+    }),
+  );
 }
 
 const callId = (index: number) => String(index + 1).padStart(9, "0");

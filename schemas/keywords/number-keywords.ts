@@ -2,9 +2,10 @@ import { sequence } from "../gbnf-rules.js";
 import type { EmitContext, KeywordDefinition, Schema } from "./keyword.js";
 
 /**
- * Numbers. The grammar writes any JSON number (as JSON.stringify writes a
- * double); bounds are ajv's, except that a non-negative lower bound makes the
- * minus sign unsampleable.
+ * Numbers. The grammar writes JSON numbers as JSON.stringify writes a
+ * double, but plain integer digits stop below 9e15 (json-number-body);
+ * bounds are ajv's, except that a non-negative lower bound makes the minus
+ * sign unsampleable.
  */
 export const NUMBER_KEYWORDS: readonly KeywordDefinition[] = [
   { keyword: "minimum", support: "grammar+post-check", example: { schema: { type: "number", minimum: 5 }, unwritable: -1, checked: 3 } },

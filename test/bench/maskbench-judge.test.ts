@@ -109,7 +109,7 @@ describe("judgeSchema", () => {
     expect(number.instances[0]).toMatchObject({ writable: true, postCheckAccepts: true, text: "30.0" });
   });
 
-  it("refuses an integer past a double's precision where the grammar lets it be written (an extra key under additionalProperties)", () => {
+  it("refuses an integer past a double's precision under a bound it would read as meeting (the grammar writes no such digits; read, the text is refused too)", () => {
     const read = (text: string) => (parseInstanceFile(`{"data":${text}}`) as { data: unknown }).data;
     const schema = { type: "object", properties: { id: { type: ["integer", "null"], minimum: 0, maximum: 9223372036854776000 } }, additionalProperties: true };
     const judgement = judgeSchema(schema, [{ valid: false, data: read('{"id":9223372036854776001}') }], engine);

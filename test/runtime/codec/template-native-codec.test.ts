@@ -15,6 +15,7 @@ import { grammarAccepts } from "../../helpers/grammar-acceptance.js";
 import { renderedAroundSteps } from "../../helpers/history-steps.js";
 import { appendItems, initialHistory } from "../../../runtime/history/history-items.js";
 import { renderContext } from "../../../runtime/history/render-history.js";
+import { runAgent } from "../../../index.js";
 
 const OPTIONS: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = { tools: weatherTools, final: true, thought: true, thoughtMaxLength: 60, answerMaxLength: 60 };
 const thought = fc.stringMatching(/^[A-Za-z0-9.,'"!?()°é東-][A-Za-z0-9.,'"!?()°é東 -]{0,58}[A-Za-z0-9.,'"!?()°é東-]$/);
@@ -98,6 +99,20 @@ describe("a template that numbers its calls (Mistral Small's [CALL_ID]000000001,
     expect(codec.decode(codec.encode(logical, 2), second)).toEqual({ ok: true, value: { thought: "", call: logical.call } });
     expect(codec.decode(codec.encode(logical, 1), second).ok).toBe(false);
     expect(new StepEndTracker(codec.end(second)).push(codec.encode(logical, 2))).toBe(codec.encode(logical, 2).length);
+  });
+
+  it("runs the loop call after call: each step writes the next number, and the next prompt shows it as written", async () => {
+    const steps = [
+      { thought: "", call: { tool: "CityWeather", args: { city: "Paris" } } },
+      { thought: "", call: { tool: "CityWeather", args: { city: "Tokyo" } } },
+      { thought: "", call: { tool: "FinalAnswer", answer: "Paris and Tokyo." } },
+    ];
+    const scripted = scriptedModel(steps, { chatWrapper });
+    const result = await runAgent({ model: scripted, tools: weatherTools, task: "Weather in Paris and Tokyo?" });
+    expect(result).toMatchObject({ status: "answered", codec: "native" });
+    expect(result.turns.map((turn) => turn.raw)).toEqual([codec.encode(steps[0]!, 1), codec.encode(steps[1]!, 2), codec.encode(steps[2]!, 3)]);
+    expect(scripted.requests[1]!.promptText).toContain(`${codec.encode(steps[0]!, 1)}</s>[TOOL_RESULTS]000000001[TOOL_CONTENT]`);
+    expect(scripted.requests[2]!.promptText).toContain(`${codec.encode(steps[1]!, 2)}</s>[TOOL_RESULTS]000000002[TOOL_CONTENT]`);
   });
 
   it("keeps a call's number when the exchanges before it are left out of the prompt", () => {

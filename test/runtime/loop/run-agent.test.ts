@@ -81,6 +81,7 @@ describe("runAgent with the scripted model", () => {
     ["a cut-off step", { raw: '{"thought":"aaaa', stopReason: "max-tokens" as const }, "truncated-output"],
     ["an unknown tool", call("Weather", { city: "Paris" }), "unknown-tool"],
     ["invalid UTF-8", '{"thought":"\uFFFD","call":{"tool":"FinalAnswer","answer":"x"}}', "invalid-utf8-output"],
+    ["an integer no number holds", '{"thought":"t","call":{"tool":"Calculator","args":{"a":9007199254740993,"op":"+","b":1}}}', "inexact-number-output"],
   ])("records %s as a typed failure with its raw text; the turn counts and the next prompt differs", async (_label, output, code) => {
     const model = scriptedModel([output, final("ok")]);
     const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK });

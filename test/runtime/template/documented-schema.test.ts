@@ -9,7 +9,7 @@ import { documentedSchema } from "../../../runtime/template/template-messages.js
 import { corpusTemplates } from "../../chat-templates/corpus.js";
 
 describe("tools documented as chat templates read them", () => {
-  it("writes a union of constants as { type, enum }, and a lone const with its type, at any depth", () => {
+  it("writes a union of constants as { type, enum }, and a lone const with its type, wherever a schema sits", () => {
     const schema = {
       type: "object",
       properties: {
@@ -19,6 +19,7 @@ describe("tools documented as chat templates read them", () => {
         fixed: { const: true },
         list: { type: "array", items: { anyOf: [{ const: "x" }, { const: "y" }] } },
         free: { anyOf: [{ type: "string" }, { type: "null" }] },
+        const: { type: "number", default: { const: 3 }, examples: [{ anyOf: [{ const: 1 }] }] },
       },
     };
     expect(documentedSchema(schema)).toEqual({
@@ -30,6 +31,8 @@ describe("tools documented as chat templates read them", () => {
         fixed: { const: true, type: "boolean" },
         list: { type: "array", items: { type: "string", enum: ["x", "y"] } },
         free: { anyOf: [{ type: "string" }, { type: "null" }] },
+        // A property named const is a property; values (default, examples) are not schemas.
+        const: { type: "number", default: { const: 3 }, examples: [{ anyOf: [{ const: 1 }] }] },
       },
     });
   });
