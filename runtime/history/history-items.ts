@@ -19,12 +19,17 @@ export function initialHistory(system: string, task: string): ChatHistoryItem[] 
 
 /**
  * A past step: the thought as the assistant's text, then the call and what
- * it returned, natively. `callNumber`: the number the step gave its call
+ * it returned, natively. The call starts a new chunk (node-llama-cpp's
+ * `startsNewChunk`): two steps joined into one response with no text between
+ * their calls (an empty thought) are two assistant messages, each with its
+ * result, as they were generated, not one message with two parallel calls
+ * (Nemotron's template showed them so). `callNumber`: the number the step gave its call
  * where the format numbers calls (Mistral's ids), kept on the call so that a
  * template renders it so even when earlier exchanges are left out.
  */
 export function callItem(thought: string | undefined, name: string, args: unknown, result: unknown, callNumber?: number): ChatHistoryItem {
-  const call = { type: "functionCall" as const, name, params: args, result, ...(callNumber === undefined ? {} : { callNumber }) };
+  // Each step is its own generation: its call starts a new chunk, so a wrapper never shows two steps' calls as one parallel call.
+  const call = { type: "functionCall" as const, name, params: args, result, startsNewChunk: true, ...(callNumber === undefined ? {} : { callNumber }) };
   return { type: "model", response: [...(thought ? [thought] : []), call] };
 }
 

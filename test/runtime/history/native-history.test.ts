@@ -1,8 +1,11 @@
-import { ChatMLChatWrapper, Llama2ChatWrapper, Llama3_1ChatWrapper, QwenChatWrapper, type ChatWrapper } from "node-llama-cpp";
+import { ChatMLChatWrapper, JinjaTemplateChatWrapper, Llama2ChatWrapper, Llama3_1ChatWrapper, QwenChatWrapper, type ChatWrapper } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { WEATHER_TASK, weatherTools } from "../../../demos/weather-tools.js";
 import { runAgent } from "../../../runtime/loop/run-agent.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
+import { appendItems, callItem, initialHistory } from "../../../runtime/history/history-items.js";
+import { renderContext } from "../../../runtime/history/render-history.js";
+import { corpusTemplates } from "../../chat-templates/corpus.js";
 
 const steps = [
   { thought: "Paris first.", call: { tool: "CityWeather", args: { city: "Paris" } } },
@@ -40,5 +43,17 @@ describe("native history across chat families", () => {
     if (codec !== "json-v1") expect(second.startsWith(first + result.turns[0]!.raw)).toBe(true);
     // Never a plain-text digest; the JSON step appears only where it is what the model writes.
     if (codec !== "json") expect(third).not.toContain('"call":{"tool"');
+  });
+});
+
+describe("two steps' calls joined into one response with no text between them", () => {
+  it("are two assistant messages, each with its result, as generated: not one message with two parallel calls (Nemotron's template through node-llama-cpp's Jinja wrapper)", () => {
+    const wrapper = new JinjaTemplateChatWrapper({ template: corpusTemplates()["NVIDIA-Nemotron-Nano-v2"]! });
+    const history = initialHistory("System.", "Task.");
+    appendItems(history, [callItem(undefined, "CityWeather", { city: "Paris" }, { t: 18 }), callItem(undefined, "CityWeather", { city: "Rome" }, { t: 21 })], { joinModelTurns: true });
+    const prompt = renderContext(wrapper, history, undefined, { continueAfterCall: true }).toString();
+    expect(prompt.match(/<TOOLCALL>\[/g)).toHaveLength(2);
+    expect(prompt).toContain('<TOOLCALL>[{"name": "CityWeather", "arguments": {"city": "Paris"}}]</TOOLCALL>');
+    expect(prompt).toContain('<TOOL_RESPONSE>[{"t": 18}]</TOOL_RESPONSE><SPECIAL_11>Assistant');
   });
 });
