@@ -17,6 +17,7 @@
 const EXACT_LIMIT = 2 ** 53;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
+/** A text read as a value, or why not (`inexact` where it states an integer its double is not); the shape of every step decoder's result. */
 export type ExactJson = { ok: true; value: unknown } | { ok: false; message: string; inexact?: InexactNumber };
 
 /** A number literal that states an integer its double is not. */

@@ -1,4 +1,4 @@
-import type { InexactNumber } from "../../schemas/exact-json.js";
+import type { ExactJson } from "../../schemas/exact-json.js";
 import type { GbnfCompileOptions } from "../../schemas/gbnf-compiler.js";
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
 import type { StepParts, StepSchema, ToolSchemaSpec } from "../../schemas/step-schema.js";
@@ -30,7 +30,7 @@ export interface LogicalStep {
   call: { tool: string; args?: unknown; answer?: string };
 }
 
-export type DecodedStep = { ok: true; value: unknown } | { ok: false; message: string; inexact?: InexactNumber };
+export type DecodedStep = ExactJson;
 
 export interface StepCodec {
   readonly name: CodecName;

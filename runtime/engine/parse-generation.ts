@@ -1,4 +1,4 @@
-import { readExactJson, type InexactNumber } from "../../schemas/exact-json.js";
+import { readExactJson, type ExactJson } from "../../schemas/exact-json.js";
 import { validateAgainst } from "../../schemas/validator-cache.js";
 import type { PortGeneration } from "./model-port.js";
 import {
@@ -14,7 +14,7 @@ import {
 export type ParsedOutput<Value> = { ok: true; value: Value; raw: string } | { ok: false; error: OutputError };
 
 /** Reads a value out of generated text, or says why it cannot; never throws. */
-export type TextDecoder = (text: string) => { ok: true; value: unknown } | { ok: false; message: string; inexact?: InexactNumber };
+export type TextDecoder = (text: string) => ExactJson;
 
 /** JSON text as its value (an integer no number holds exactly is refused: readExactJson). */
 export const decodeJson: TextDecoder = readExactJson;

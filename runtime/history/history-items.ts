@@ -23,12 +23,12 @@ export function initialHistory(system: string, task: string): ChatHistoryItem[] 
  * `startsNewChunk`): two steps joined into one response with no text between
  * their calls (an empty thought) are two assistant messages, each with its
  * result, as they were generated, not one message with two parallel calls
- * (Nemotron's template showed them so). `callNumber`: the number the step gave its call
- * where the format numbers calls (Mistral's ids), kept on the call so that a
- * template renders it so even when earlier exchanges are left out.
+ * (Nemotron's template showed them so). `callNumber`: the number the step
+ * gave its call where the format numbers calls (Mistral's ids), kept on the
+ * call so that a template renders it so even when earlier exchanges are
+ * left out.
  */
 export function callItem(thought: string | undefined, name: string, args: unknown, result: unknown, callNumber?: number): ChatHistoryItem {
-  // Each step is its own generation: its call starts a new chunk, so a wrapper never shows two steps' calls as one parallel call.
   const call = { type: "functionCall" as const, name, params: args, result, startsNewChunk: true, ...(callNumber === undefined ? {} : { callNumber }) };
   return { type: "model", response: [...(thought ? [thought] : []), call] };
 }

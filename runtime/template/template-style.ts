@@ -9,9 +9,10 @@ const PROBE_ARGS = { alpha: "x y" };
 /** The probe's arguments as JSON, spaced (Python's json.dumps) and compact. */
 const ARGS_LAYOUTS = [JSON.stringify(PROBE_ARGS).replace(/":/g, '": '), JSON.stringify(PROBE_ARGS)];
 const PROBE_FUNCTIONS: ChatModelFunctions = { ProbeTool: { description: "A probe.", params: { type: "object", properties: { alpha: { type: "string" } } } } };
+const PROBE_TASK = "Task.";
 const PROBE_START: ChatHistoryItem[] = [
   { type: "system", text: "System." },
-  { type: "user", text: "Task." },
+  { type: "user", text: PROBE_TASK },
 ];
 const probeCall = (calls: number): ChatHistoryItem[] => [...PROBE_START, { type: "model", response: Array.from({ length: calls }, () => ({ type: "functionCall" as const, name: "ProbeTool", params: PROBE_ARGS, result: "RESULT" })) }];
 
@@ -27,7 +28,7 @@ export function readCallSyntax(render: TemplateRender, style: MessageStyle): { p
   const call = renders(render, probeCall(1), style);
   const plain = renders(render, [...PROBE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
   if (start === null || call === null || plain === null) return null;
-  const stepAt = stepStart(start, call, "Task.");
+  const stepAt = stepStart(start, call, PROBE_TASK);
   if (stepAt === null) return null;
   const step = call.slice(stepAt);
   const nameAt = step.indexOf("ProbeTool");
