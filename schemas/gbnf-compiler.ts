@@ -1,5 +1,5 @@
 import { RuleSet } from "./gbnf-rules.js";
-import { JSON_LAYOUTS, type JsonLayout, type JsonLayoutName } from "./json-layout.js";
+import { NOTATIONS, type NotationName, type ValueNotation } from "../base/value-notation.js";
 import { KEYWORD_BY_NAME } from "./keyword-support.js";
 import { GBNF_REPETITION_LIMIT, type EmitContext, type Schema } from "./keywords/keyword.js";
 import { JSON_VALUE_DEPTH, MAX_JSON_VALUE_DEPTH } from "./keywords/json-value.js";
@@ -15,7 +15,8 @@ export { GBNF_REPETITION_LIMIT };
  * TypeBox (JSON Schema) → GBNF, for llama.cpp to sample under.
  *
  * What the grammar produces is canonical JSON: compact (no whitespace) or
- * spaced (one space after each comma and colon, as the layout option says),
+ * spaced (one space after each comma and colon, as the notation option says;
+ * or a chat template's own argument syntax: value-notation.ts),
  * properties in schema key order, strings with JSON.stringify's escapes only,
  * and nothing after the final closing bracket. Every string and array is
  * bounded, so a model that loops inside a free-text field is stopped by the
@@ -30,16 +31,17 @@ export interface GbnfCompileOptions {
   defaultMaxItems?: number;
   /** How deep a free JSON value may nest (arrays and objects in arrays and objects). Defaults to 3 levels; at most 16. */
   freeValueDepth?: number;
-  /** How the JSON is laid out. Defaults to "compact". */
-  layout?: JsonLayoutName;
+  /** How values are written: JSON "compact" (the default) or "spaced", or a chat template's own argument syntax (value-notation.ts). */
+  notation?: NotationName;
 }
 
 class Compiler implements EmitContext {
-  readonly rules = new RuleSet();
+  readonly rules: RuleSet = new RuleSet();
   readonly defaultMaxLength: number;
   readonly defaultMaxItems: number;
   readonly freeValueDepth: number;
-  readonly layout: JsonLayout;
+  readonly notation: ValueNotation;
+  private readonly views = new Map<NotationName, EmitContext>();
 
   constructor(options: GbnfCompileOptions) {
     this.defaultMaxLength = options.defaultMaxLength ?? 256;
@@ -48,13 +50,24 @@ class Compiler implements EmitContext {
     if (!Number.isInteger(this.freeValueDepth) || this.freeValueDepth < 0 || this.freeValueDepth > MAX_JSON_VALUE_DEPTH) {
       throw new ConfigurationError("freeValueDepth", `freeValueDepth must be an integer in [0, ${MAX_JSON_VALUE_DEPTH}]: ${this.freeValueDepth}`);
     }
-    this.layout = JSON_LAYOUTS[options.layout ?? "compact"];
-    if (!this.layout) throw new ConfigurationError("layout", `layout must be "compact" or "spaced": ${String(options.layout)}`);
+    this.notation = Object.hasOwn(NOTATIONS, options.notation ?? "compact") ? NOTATIONS[options.notation ?? "compact"] : (undefined as never);
+    if (!this.notation) throw new ConfigurationError("notation", `notation must be one of ${Object.keys(NOTATIONS).join(", ")}: ${String(options.notation)}`);
     for (const [option, value] of [["defaultMaxLength", this.defaultMaxLength], ["defaultMaxItems", this.defaultMaxItems]] as const) {
       if (!Number.isInteger(value) || value < 0 || value > GBNF_REPETITION_LIMIT) {
         throw new ConfigurationError(option, `${option} must be an integer in [0, ${GBNF_REPETITION_LIMIT}]: ${value}`);
       }
     }
+  }
+
+  within(notation: NotationName): EmitContext {
+    if (notation === this.notation.name) return this;
+    let view = this.views.get(notation);
+    if (!view) {
+      // A view shares this compiler's rules and bounds; only the notation differs (and views of views come back here).
+      view = Object.create(this, { notation: { value: NOTATIONS[notation] } }) as EmitContext;
+      this.views.set(notation, view);
+    }
+    return view;
   }
 
   /** Returns a GBNF expression matching exactly the compact JSON of values the schema admits (see file comment for narrowings). */

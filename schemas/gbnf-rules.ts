@@ -79,6 +79,23 @@ export function textCharClass(excluded: string): string {
   return `${charClass([...ranges, [0x7f, 0x7f]])} | ${BEYOND_ASCII}`;
 }
 
+/**
+ * A character of a string written without escapes (a template's own
+ * argument syntax, value-notation.ts): printable ASCII and space, none of
+ * `excluded` (what would end the string), and the same code points beyond
+ * ASCII as a JSON string; `ascii` leaves those out.
+ */
+export function rawCharClass(excluded: string, ascii = false): string {
+  const ranges: Array<[number, number]> = [];
+  for (let code = 0x20; code <= 0x7e; code++) {
+    if (excluded.includes(String.fromCharCode(code))) continue;
+    const last = ranges.at(-1);
+    if (last && last[1] === code - 1) last[1] = code;
+    else ranges.push([code, code]);
+  }
+  return ascii ? charClass(ranges) : `${charClass([...ranges, [0x7f, 0x7f]])} | ${BEYOND_ASCII}`;
+}
+
 const ESCAPES = '"\\\\" (["\\\\bfnrt] | "u00" [01] [0-9a-f])';
 
 /** Shared terminal rules, emitted once at the end when referenced. */

@@ -10,6 +10,6 @@ import { schemaKey } from "./schema-key.js";
 const grammars = new BoundedCache<string, string>(512);
 
 export function cachedGbnf(schema: object, options: GbnfCompileOptions = {}): string {
-  const key = `${options.defaultMaxLength ?? ""}|${options.defaultMaxItems ?? ""}|${options.freeValueDepth ?? ""}|${options.layout ?? ""}|${schemaKey(schema)}`;
+  const key = `${options.defaultMaxLength ?? ""}|${options.defaultMaxItems ?? ""}|${options.freeValueDepth ?? ""}|${options.notation ?? ""}|${schemaKey(schema)}`;
   return grammars.getOrCreate(key, () => compileGbnf(schema, options));
 }

@@ -98,14 +98,14 @@ async function codecTable(): Promise<void> {
 
 async function templateTable(): Promise<void> {
   const names = values.templates ? values.templates.split(",") : Object.keys(TEMPLATE_MODELS);
-  console.log("\n| template | tokenizer | wrapper | codec | thought | call steps shown as generated | later turns extending | evaluated ÷ appended | prompt tokens at turn 1 | runs |");
+  console.log("\n| template | tokenizer | wrapper | codec | thought | call steps shown as generated | of the others, after a moved generation prompt | later turns extending | evaluated ÷ appended | prompt tokens at turn 1 | runs |");
   console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const name of names) {
     try {
       const row = await measureTemplate(name, { runs, maxTurns: Number(values["max-turns"]), shape });
       const ratio = row.appended > 0 ? (row.evaluated / row.appended).toFixed(2) : "—";
       const statuses = [...new Set(row.statuses)].join("; ");
-      console.log(`| ${name} | ${row.tokenizer} | ${row.wrapper} | ${row.codec} | ${row.thought ? "kept" : "none"} | ${row.rendered}/${row.steps} | ${row.extending}/${row.laterTurns} | ${ratio} | ${row.firstPrompt} | ${statuses} |`);
+      console.log(`| ${name} | ${row.tokenizer} | ${row.wrapper} | ${row.codec} | ${row.thought ? "kept" : "none"} | ${row.rendered}/${row.steps} | ${row.movedPrompt} | ${row.extending}/${row.laterTurns} | ${ratio} | ${row.firstPrompt} | ${statuses} |`);
     } catch (error) {
       console.log(`| ${name} | | | | | | | | | ${(error as Error).message.split("\n")[0]} |`);
     }

@@ -18,6 +18,13 @@ export interface TemplateFormat {
   steps: number;
   /** Of those, steps the next prompt shows exactly as generated, right after the generation prompt they were generated from. */
   rendered: number;
+  /**
+   * Of those, steps the next prompt shows exactly as generated where the
+   * template drops the end of the generation prompt they followed (Gemma 4's
+   * empty thought channel before the first call): the step begins where the
+   * two prompts part.
+   */
+  movedPrompt: number;
   /** Turns after the first. */
   laterTurns: number;
   /** Of those, turns whose prompt extends what the session held (the previous prompt and the step as sampled). */
@@ -33,6 +40,15 @@ export interface TemplateFormat {
 /** How much of the previous prompt's end the next prompt must show right before the step: the generation prompt's tail. */
 const OPENING = 12;
 
+/** How far before the prompts part a step after a moved generation prompt may begin. */
+const MOVED_WINDOW = 64;
+
+function commonPrefix(a: string, b: string): number {
+  let length = 0;
+  while (length < a.length && a[length] === b[length]) length++;
+  return length;
+}
+
 function tally(result: RunResult, row: TemplateFormat): void {
   const turns = result.turns;
   for (const [index, turn] of turns.entries()) {
@@ -47,6 +63,12 @@ function tally(result: RunResult, row: TemplateFormat): void {
     if (!previous.tool || !previous.spy || !turn.spy || previous.raw === "") continue;
     row.steps++;
     if (turn.spy.prompt.includes(previous.spy.prompt.slice(-OPENING) + previous.raw)) row.rendered++;
+    else {
+      // The step begins where the prompts part, or shortly before (it may open as the dropped text did: `<|`, `<|channel>thought\n`).
+      const parting = commonPrefix(previous.spy.prompt, turn.spy.prompt);
+      const at = turn.spy.prompt.indexOf(previous.raw, Math.max(0, parting - MOVED_WINDOW));
+      if (at >= 0 && at <= parting) row.movedPrompt++;
+    }
   }
 }
 
@@ -54,7 +76,7 @@ function tally(result: RunResult, row: TemplateFormat): void {
 export async function measureTemplate(template: string, options: { runs: number; maxTurns: number; shape?: LlamaShape }): Promise<TemplateFormat> {
   const port = await loadModel(await forgedTemplateModel(template, options.shape ? { shape: options.shape } : {}), { sequences: 1 });
   const frame = probeCallFrame(port);
-  const row: TemplateFormat = { template, tokenizer: TEMPLATE_MODELS[template]!.tokenizer, wrapper: port.description.wrapper, codec: "", thought: chooseCodec(port, undefined).name !== "native" || (frame.ok && frame.frame.keepsThought), runs: options.runs, steps: 0, rendered: 0, laterTurns: 0, extending: 0, evaluated: 0, appended: 0, firstPrompt: 0, statuses: [] };
+  const row: TemplateFormat = { template, tokenizer: TEMPLATE_MODELS[template]!.tokenizer, wrapper: port.description.wrapper, codec: "", thought: chooseCodec(port, undefined).name !== "native" || (frame.ok && frame.frame.keepsThought), runs: options.runs, steps: 0, rendered: 0, movedPrompt: 0, laterTurns: 0, extending: 0, evaluated: 0, appended: 0, firstPrompt: 0, statuses: [] };
   try {
     for (let seed = 1; seed <= options.runs; seed++) {
       const result = await runAgent({ model: port, tools: weatherTools, task: WEATHER_TASK, maxTurns: options.maxTurns, spy: true, sampling: { temperature: 1, seed } });

@@ -1,7 +1,7 @@
 import type { LlamaText } from "node-llama-cpp";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import { stepStart } from "../../base/step-start.js";
-import { JSON_LAYOUTS, writeJson, type JsonLayoutName } from "../../schemas/json-layout.js";
+import { CALL_NOTATIONS, NOTATIONS, writeValue, type NotationName } from "../../base/value-notation.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { appendItems, callItem, initialHistory } from "../history/history-items.js";
 import { plainLlamaText, plainTextLike, sliceLlamaText } from "../history/llama-text-slice.js";
@@ -12,7 +12,7 @@ import type { ModelPort } from "../engine/model-port.js";
  * How a model family's chat wrapper writes one call in an assistant turn,
  * read off the wrapper itself: `thought + afterThought + NAME + beforeArgs +
  * ARGS + after` (or `withoutThought + NAME + …` in a step without one), the
- * arguments in `layout`. A step written in this frame is, byte for byte,
+ * arguments in `notation` (JSON, or the template's own: value-notation.ts). A step written in this frame is, byte for byte,
  * what the wrapper renders for that call in the next turn's history.
  */
 export interface CallFrame {
@@ -33,7 +33,8 @@ export interface CallFrame {
   readonly beforeArgs: string;
   /** After the arguments, up to the first token that ends generation (the model's end of turn) or that no generation can write. */
   readonly after: string;
-  readonly layout: JsonLayoutName;
+  /** How the arguments are written. */
+  readonly notation: NotationName;
   /**
    * The control tokens the frame holds, by their texts (Phi-4's
    * `<|tool_call|>`, Mistral's `[TOOL_CALLS]`): the template writes them as
@@ -132,20 +133,25 @@ function probeHistory(thought: string | undefined, calls: number) {
   return items;
 }
 
-/** The text an assistant turn adds after the generation prompt when it holds one call, with the rendered context. */
-function renderedStep(renderer: Renderer, thought: string | undefined): { context: LlamaText; start: number; step: string } | string {
+const MOVED_PROMPT = "the wrapper renders the generation prompt differently once a call follows it";
+
+/**
+ * The text an assistant turn adds after the generation prompt when it holds
+ * one call after `previous` calls, with the rendered context.
+ */
+function renderedStep(renderer: Renderer, thought: string | undefined, previous: number): { context: LlamaText; start: number; step: string } | string {
   const functions = chatModelFunctions(PROBE.tools as never);
-  const before = renderContext(renderer.chatWrapper, probeHistory(thought, 0), functions).toString();
-  const context = renderContext(renderer.chatWrapper, probeHistory(thought, 1), functions, { continueAfterCall: true });
+  const before = renderContext(renderer.chatWrapper, probeHistory(thought, previous), functions, previous > 0 ? { continueAfterCall: true } : undefined).toString();
+  const context = renderContext(renderer.chatWrapper, probeHistory(thought, previous + 1), functions, { continueAfterCall: true });
   const after = context.toString();
   const start = stepStart(before, after, PROBE.task);
-  if (start === null) return "the wrapper renders the generation prompt differently once a call follows it";
+  if (start === null) return MOVED_PROMPT;
   return { context, start, step: after.slice(start) };
 }
 
-/** Whether two calls in a row are rendered as `first` and then `second` (the same text, but where the template numbers its calls). */
-function rendersTwice(renderer: Renderer, thought: string | undefined, first: string, second: string, start: number): boolean {
-  const twice = renderContext(renderer.chatWrapper, probeHistory(thought, 2), chatModelFunctions(PROBE.tools as never), { continueAfterCall: true }).toString();
+/** Whether two calls in a row (after `previous` calls) are rendered as `first` and then `second` (the same text, but where the template numbers its calls). */
+function rendersTwice(renderer: Renderer, thought: string | undefined, first: string, second: string, start: number, previous: number): boolean {
+  const twice = renderContext(renderer.chatWrapper, probeHistory(thought, previous + 2), chatModelFunctions(PROBE.tools as never), { continueAfterCall: true }).toString();
   const at = twice.indexOf(first, start);
   return at >= 0 && twice.indexOf(second, at + first.length) >= 0;
 }
@@ -181,9 +187,17 @@ function callNumberSlot(written: string, fields: Record<CallNumberSlot["field"],
 export function probeCallFrame(renderer: Renderer): FrameProbe {
   let withThought: ReturnType<typeof renderedStep>;
   let without: ReturnType<typeof renderedStep>;
+  // Where the generation prompt before the first call is rendered otherwise once the call follows it (Gemma 4 closes an
+  // empty thought channel that a call's turn does not show), the frame is read off a later call, which follows a result.
+  let previous = 0;
   try {
-    withThought = renderedStep(renderer, PROBE.thought);
-    without = renderedStep(renderer, undefined);
+    withThought = renderedStep(renderer, PROBE.thought, previous);
+    without = renderedStep(renderer, undefined, previous);
+    if (withThought === MOVED_PROMPT && without === MOVED_PROMPT) {
+      previous = 1;
+      withThought = renderedStep(renderer, PROBE.thought, previous);
+      without = renderedStep(renderer, undefined, previous);
+    }
   } catch (error) {
     // A chat template that refuses the probe conversation (a ChatTemplateError) has no frame to read.
     if (error instanceof NarrowgaugeError) return { ok: false, reason: `the chat format cannot render a call: ${error.message}` };
@@ -202,10 +216,10 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
   const afterThought = step.slice(thoughtEnd, nameAt);
   if (keepsThought && (afterThought === "" || PROBE.thought.includes(afterThought[0]!))) return { ok: false, reason: "nothing the thought cannot contain separates it from the call" };
   const nameEnd = nameAt + PROBE.name.length;
-  const layouts = (["spaced", "compact"] as const).map((layout) => ({ layout, at: step.indexOf(writeJson(PROBE.args, JSON_LAYOUTS[layout]), nameEnd) })).filter(({ at }) => at >= 0);
-  const found = layouts.sort((a, b) => a.at - b.at)[0];
-  if (!found) return { ok: false, reason: "the arguments are not rendered as JSON" };
-  const argsEnd = found.at + writeJson(PROBE.args, JSON_LAYOUTS[found.layout]).length;
+  const notations = CALL_NOTATIONS.map((notation) => ({ notation, text: writeValue(PROBE.args, NOTATIONS[notation]) })).map((candidate) => ({ ...candidate, at: step.indexOf(candidate.text, nameEnd) }));
+  const found = notations.filter(({ at }) => at >= 0).sort((a, b) => a.at - b.at)[0];
+  if (!found) return { ok: false, reason: "the arguments are written in no notation narrowgauge knows (JSON, Gemma's, Python's keyword arguments)" };
+  const argsEnd = found.at + found.text.length;
   const suffix = renderer.chatWrapper.settings.functions.call.suffix;
   const suffixText = typeof suffix === "string" ? suffix : suffix.toString();
   if (!step.startsWith(suffixText, argsEnd)) return { ok: false, reason: "the call's suffix does not follow its arguments" };
@@ -226,13 +240,16 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
     if (!write(part(from, to))) return { ok: false, reason: `${what} holds a special token the sampler cannot write` };
   }
   if (!write(sliceLlamaText(without.context, without.start, without.start + withoutNameAt))) return { ok: false, reason: "the call's opening holds a special token the sampler cannot write" };
+  // A notation's quotes may be special tokens (Gemma's <|"|>): the step writes them as tokens too.
+  if (!write(part(found.at, argsEnd))) return { ok: false, reason: "the arguments hold a special token the sampler cannot write" };
   const after = suffixText.slice(0, writablePrefixLength(renderer, part(argsEnd, argsEnd + suffixText.length)));
   const written = step.slice(0, argsEnd + after.length);
   const thought = keepsThought ? PROBE.thought : undefined;
   let callNumber: CallNumberSlot | null = null;
-  if (!rendersTwice(renderer, thought, written, written, start)) {
+  if (!rendersTwice(renderer, thought, written, written, start, previous)) {
+    if (previous > 0) return { ok: false, reason: "a second call in a row is rendered in another frame" };
     const fields = { beforeArgs: { text: step.slice(nameEnd, found.at), offset: nameEnd }, after: { text: after, offset: argsEnd } };
-    callNumber = callNumberSlot(written, fields, (second) => rendersTwice(renderer, thought, written, second, start));
+    callNumber = callNumberSlot(written, fields, (second) => rendersTwice(renderer, thought, written, second, start, previous));
     if (!callNumber) return { ok: false, reason: "a second call in a row is rendered in another frame" };
   }
   write(part(argsEnd, argsEnd + after.length));
@@ -245,7 +262,7 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
       withoutThought: without.step.slice(0, withoutNameAt),
       beforeArgs: step.slice(nameEnd, found.at),
       after,
-      layout: found.layout,
+      notation: found.notation,
       controlTokens: [...controlTokens],
       callNumber,
     },

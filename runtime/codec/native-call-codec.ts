@@ -1,9 +1,9 @@
 import { NATIVE_CALL_ONLY_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "../../prompts/model-text.js";
 import { composeGbnf } from "../../schemas/gbnf-compiler.js";
-import { readExactJson } from "../../schemas/exact-json.js";
 import { gbnfLiteral } from "../../schemas/gbnf-literal.js";
 import { repeat, sequence, textCharClass } from "../../schemas/gbnf-rules.js";
-import { JSON_LAYOUTS, writeJson } from "../../schemas/json-layout.js";
+import { readNotation } from "../../schemas/read-notation.js";
+import { NOTATIONS, writeValue } from "../../base/value-notation.js";
 import { FINAL_ANSWER, STEP_DEFAULTS, type StepParts } from "../../schemas/step-schema.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { callItem } from "../history/history-items.js";
@@ -47,7 +47,7 @@ function decodeWith(frame: CallFrame, text: string, parts: StepParts): DecodedSt
   const name = /^[A-Za-z0-9_-]+/.exec(rest)?.[0];
   if (!name || !rest.startsWith(frame.beforeArgs, name.length)) return { ok: false, message: "no tool name where the call names one" };
   if (!rest.endsWith(frame.after)) return { ok: false, message: "the call is not closed" };
-  const read = readExactJson(rest.slice(name.length + frame.beforeArgs.length, rest.length - frame.after.length));
+  const read = readNotation(rest.slice(name.length + frame.beforeArgs.length, rest.length - frame.after.length), NOTATIONS[frame.notation]);
   if (!read.ok) return read;
   const args = read.value;
   const call = name === FINAL_ANSWER ? { tool: name, answer: (args as { answer?: unknown } | null)?.answer } : { tool: name, args };
@@ -63,15 +63,17 @@ function decodeWith(frame: CallFrame, text: string, parts: StepParts): DecodedSt
  */
 function stepEnd(frame: CallFrame, thought: boolean): StepEnd {
   const nonEmpty = (markers: string[]) => markers.filter((marker) => marker !== "");
-  if (!thought || frame.afterThought === frame.withoutThought) return { before: nonEmpty([thought ? frame.afterThought : frame.withoutThought, frame.beforeArgs]), after: frame.after };
-  if (frame.beforeThought === "") return { before: nonEmpty([frame.beforeArgs]), after: frame.after };
-  return { before: nonEmpty([frame.withoutThought, frame.beforeArgs]), after: frame.after, opening: { prefix: frame.beforeThought, before: nonEmpty([frame.afterThought, frame.beforeArgs]) } };
+  // With nothing between the name and the arguments, the name is passed over before them.
+  const named = frame.beforeArgs === "" ? { named: true } : {};
+  if (!thought || frame.afterThought === frame.withoutThought) return { before: nonEmpty([thought ? frame.afterThought : frame.withoutThought, frame.beforeArgs]), after: frame.after, ...named };
+  if (frame.beforeThought === "") return { before: nonEmpty([frame.beforeArgs]), after: frame.after, ...named };
+  return { before: nonEmpty([frame.withoutThought, frame.beforeArgs]), after: frame.after, opening: { prefix: frame.beforeThought, before: nonEmpty([frame.afterThought, frame.beforeArgs]) }, ...named };
 }
 
 function encodeWith(frame: CallFrame, step: LogicalStep): string {
   const opening = step.thought && frame.keepsThought ? `${frame.beforeThought}${step.thought}${frame.afterThought}` : frame.withoutThought;
   const args = step.call.tool === FINAL_ANSWER ? { answer: step.call.answer } : step.call.args;
-  return `${opening}${step.call.tool}${frame.beforeArgs}${writeJson(args, JSON_LAYOUTS[frame.layout])}${frame.after}`;
+  return `${opening}${step.call.tool}${frame.beforeArgs}${writeValue(args, NOTATIONS[frame.notation])}${frame.after}`;
 }
 
 /**
@@ -95,7 +97,7 @@ export function nativeCallCodec(base: CallFrame): StepCodec {
     prelude: (system, tools) => ({ system, functions: chatModelFunctions(tools, { answerRequired: true }) }),
     grammar: (_schema, parts, bounds) => {
       const frame = frameForCall(base, parts.callNumber ?? 1);
-      return composeGbnf({ ...bounds, layout: frame.layout }, ({ rules, compile }) => {
+      return composeGbnf({ ...bounds, notation: frame.notation }, ({ rules, compile }) => {
         const branches = parts.branches.map((branch) => {
           const args = branch.field === "answer" ? { type: "object", properties: { answer: branch.schema }, required: ["answer"] } : branch.schema;
           return sequence(gbnfLiteral(`${branch.tool}${frame.beforeArgs}`), compile(args, `${branch.tool}-args`), literal(frame.after));

@@ -83,6 +83,12 @@ class PythonInterpreter extends BaseInterpreter {
         if (answer !== null) return super.evaluate({ type: "Identifier", value: String(answer) } as unknown as Statement, environment);
         return super.evaluate({ ...original, operand: { type: MARK.evaluated, value: operand } } as unknown as Statement, environment);
       }
+      case MARK.string: {
+        const original = node.original as Node;
+        const value = this.evaluate(original.operand as Statement, environment);
+        if (value.type === "NullValue" || value.type === "BooleanValue" || value.type === "ArrayValue" || value.type === "ObjectValue") return this.literal(pythonRepr(plain(value)), environment);
+        return super.evaluate({ ...original, operand: { type: MARK.evaluated, value } } as unknown as Statement, environment);
+      }
       case MARK.evaluated:
         return node.value as RuntimeValue;
       default:

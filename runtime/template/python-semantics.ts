@@ -8,7 +8,8 @@
  * - a string filter (trim, length, upper, …) reads an undefined value as ""
  *   (it throws);
  * - `{{ none }}` writes "None", `{{ true }}` "True", a list or dict its
- *   Python repr (it writes "", "true" and JSON);
+ *   Python repr (it writes "", "true" and JSON), and so does `|string`
+ *   (LFM2.5 writes a call's list arguments with it; it throws on none);
  * - an undefined value `is iterable` (it is not, there);
  * - a subscript by an undefined key is undefined (it throws);
  * - `+` of a string and anything else is an error (it concatenates: a
@@ -24,6 +25,7 @@ export const MARK = {
   add: "PythonAdd",
   member: "PythonMember",
   iterableTest: "PythonIterableTest",
+  string: "PythonString",
   /** A value already evaluated, handed back as it is. */
   evaluated: "PythonEvaluated",
 } as const;
@@ -82,6 +84,10 @@ export function markPythonSemantics(node: unknown): void {
     node.type = MARK.add;
   }
   if (node.type === "FilterExpression" && STRING_FILTERS.has(filterName(node.filter) ?? "")) node.operand = mark(MARK.stringOperand, node.operand);
+  if (node.type === "FilterExpression" && isNode(node.filter) && node.filter.type === "Identifier" && node.filter.value === "string") {
+    node.original = { ...node };
+    node.type = MARK.string;
+  }
 }
 
 /** A plain value as Python's repr writes it (what `{{ value }}` writes for a list or dict). */

@@ -10,6 +10,12 @@ export interface MessageStyle {
   readonly systemInUser: boolean;
   /** User messages in a row as one (their texts a blank line apart), for a template that wants roles to alternate (Gemma 2, Mistral). */
   readonly mergeUsers: boolean;
+  /**
+   * The text before a call as the message's `reasoning_content`, for a
+   * template that writes a call's content after its results but its
+   * reasoning before the call (Gemma 4's thought channel).
+   */
+  readonly thoughtAsReasoning: boolean;
 }
 
 export interface TemplateConversation {
@@ -121,7 +127,8 @@ export function templateConversation(history: readonly ChatHistoryItem[], functi
           calls++;
           const args = part.params ?? {};
           const argumentsText = JSON.stringify(args);
-          messages.push({ role: "assistant", content: text, tool_calls: [{ ...(style.callIds ? { id } : {}), type: "function", function: { name: part.name, arguments: style.stringArguments ? argumentsText : args } }] });
+          const thought = style.thoughtAsReasoning && text !== "" ? { content: "", reasoning_content: text } : { content: text };
+          messages.push({ role: "assistant", ...thought, tool_calls: [{ ...(style.callIds ? { id } : {}), type: "function", function: { name: part.name, arguments: style.stringArguments ? argumentsText : args } }] });
           const result = typeof part.result === "string" ? part.result : JSON.stringify(part.result ?? null);
           messages.push({ role: "tool", ...(style.callIds ? { tool_call_id: id } : {}), name: part.name, content: result });
           texts.push(text, result);

@@ -1,15 +1,17 @@
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
 import { stepStart } from "../../base/step-start.js";
+import { CALL_NOTATIONS, NOTATIONS, writeValue } from "../../base/value-notation.js";
 import { ChatTemplateError } from "./chat-template-error.js";
 import type { ChatTemplate, TemplateVariables } from "./python-jinja.js";
 import { markTexts, splitRendered, type RenderPart } from "./template-texts.js";
 import { templateConversation, type MessageStyle, type TemplateConversation } from "./template-messages.js";
 
 const PROBE_ARGS = { alpha: "x y" };
-/** The probe's arguments as JSON, spaced (Python's json.dumps) and compact. */
-const ARGS_LAYOUTS = [JSON.stringify(PROBE_ARGS).replace(/":/g, '": '), JSON.stringify(PROBE_ARGS)];
+/** The probe's arguments in each notation a template may write them in (JSON spaced as Python's json.dumps, compact, Gemma's, Python's keyword arguments). */
+const ARGS_TEXTS = CALL_NOTATIONS.map((notation) => writeValue(PROBE_ARGS, NOTATIONS[notation]));
 const PROBE_FUNCTIONS: ChatModelFunctions = { ProbeTool: { description: "A probe.", params: { type: "object", properties: { alpha: { type: "string" } } } } };
 const PROBE_TASK = "Task.";
+const PROBE_THOUGHT = "Probe thought.";
 const PROBE_START: ChatHistoryItem[] = [
   { type: "system", text: "System." },
   { type: "user", text: PROBE_TASK },
@@ -21,27 +23,33 @@ const probeCall = (calls: number): ChatHistoryItem[] => [...PROBE_START, { type:
  * paramsPrefix ARGS suffix`, with ARGS as JSON, for the chat wrapper's
  * function settings (call-frame.ts reads the exact frame off the rendered
  * prompt, cutting where a special token begins). Null where the template
- * writes no call, or writes its arguments other than as JSON.
+ * writes no call, or writes its arguments in no notation narrowgauge knows
+ * (value-notation.ts).
  */
 export function readCallSyntax(render: TemplateRender, style: MessageStyle): { prefix: string; paramsPrefix: string; suffix: string } | null {
-  const start = renders(render, [...PROBE_START, { type: "model", response: [] }], style);
-  const call = renders(render, probeCall(1), style);
   const plain = renders(render, [...PROBE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
-  if (start === null || call === null || plain === null) return null;
-  const stepAt = stepStart(start, call, PROBE_TASK);
-  if (stepAt === null) return null;
-  const step = call.slice(stepAt);
+  if (plain === null) return null;
+  // The first call's step, or where the generation prompt moves once a call follows it (Gemma 4), the second's (as call-frame.ts reads it).
+  const stepAfter = (previous: ChatHistoryItem[], calls: number) => {
+    const [start, call] = [renders(render, previous, style), renders(render, probeCall(calls), style)];
+    const at = start === null || call === null ? null : stepStart(start, call, PROBE_TASK);
+    return at === null ? null : call!.slice(at);
+  };
+  const step = stepAfter([...PROBE_START, { type: "model", response: [] }], 1) ?? stepAfter(probeCall(1), 2);
+  if (step === null) return null;
   const nameAt = step.indexOf("ProbeTool");
   if (nameAt < 0) return null;
   const nameEnd = nameAt + "ProbeTool".length;
-  const found = ARGS_LAYOUTS.map((layout) => ({ layout, at: step.indexOf(layout, nameEnd) })).filter(({ at }) => at >= 0).sort((a, b) => a.at - b.at)[0];
+  const found = ARGS_TEXTS.map((text) => ({ text, at: step.indexOf(text, nameEnd) })).filter(({ at }) => at >= 0).sort((a, b) => a.at - b.at)[0];
   if (!found) return null;
-  const afterArgs = step.slice(found.at + found.layout.length, Math.max(found.at + found.layout.length, step.indexOf("RESULT")));
+  const afterArgs = step.slice(found.at + found.text.length, Math.max(found.at + found.text.length, step.indexOf("RESULT")));
   // Where the call ends: where the text a turn ends with (after "ZZZ", up to the next turn's "YYY") begins.
   if (!plain.includes("ZZZ") || !plain.includes("YYY", plain.indexOf("ZZZ"))) return null;
   const turnEnd = plain.slice(plain.indexOf("ZZZ") + 3, plain.indexOf("YYY", plain.indexOf("ZZZ")));
   let end = afterArgs.length;
-  for (let length = turnEnd.length; length > 0; length--) {
+  // At least the turn end's first tag (`<|im_end|>`, not `<`, which Gemma 4's `<tool_call|>` begins with too).
+  const tagEnd = turnEnd.search(/[>\]\n]/);
+  for (let length = turnEnd.length; length > (tagEnd < 0 ? turnEnd.length - 1 : tagEnd); length--) {
     const at = afterArgs.indexOf(turnEnd.slice(0, length));
     if (at >= 0) {
       end = at;
@@ -72,7 +80,7 @@ function renders(render: TemplateRender, history: readonly ChatHistoryItem[], st
  * string gets them so; one that refuses calls without ids gets ids.
  */
 export function readMessageStyle(render: TemplateRender): MessageStyle {
-  const base: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false, mergeUsers: false };
+  const base: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false, mergeUsers: false, thoughtAsReasoning: false };
   // A template that refuses the system role renders once the system text moves into the user turn.
   const startHistory: ChatHistoryItem[] = [...PROBE_START, { type: "model", response: [] }];
   const systemInUser = renders(render, startHistory, base) === null && renders(render, startHistory, { ...base, systemInUser: true }) !== null;
@@ -80,9 +88,18 @@ export function readMessageStyle(render: TemplateRender): MessageStyle {
   const refusesTwoUsers = renders(render, twoUsers, { ...base, systemInUser }) === null && renders(render, twoUsers, { ...base, systemInUser, mergeUsers: true }) !== null;
   const style = { ...base, systemInUser, mergeUsers: refusesTwoUsers };
   const candidates: MessageStyle[] = [style, { ...style, stringArguments: true }, { ...style, callIds: true }, { ...style, stringArguments: true, callIds: true }];
-  const writesArgs = (text: string | null) => text !== null && ARGS_LAYOUTS.some((layout) => text.includes(layout));
+  const writesArgs = (text: string | null) => text !== null && ARGS_TEXTS.some((args) => text.includes(args));
   const rendered = candidates.map((candidate) => ({ candidate, text: renders(render, probeCall(1), candidate) }));
-  return (rendered.find(({ text }) => writesArgs(text)) ?? rendered.find(({ text }) => text !== null))?.candidate ?? style;
+  const chosen = (rendered.find(({ text }) => writesArgs(text)) ?? rendered.find(({ text }) => text !== null))?.candidate ?? style;
+  return { ...chosen, thoughtAsReasoning: thoughtBeforeCall(render, { ...chosen, thoughtAsReasoning: true }) && !thoughtBeforeCall(render, chosen) };
+}
+
+/** Whether a call's text is rendered before the call's name (after the task), in a style. */
+function thoughtBeforeCall(render: TemplateRender, style: MessageStyle): boolean {
+  const text = renders(render, [...PROBE_START, { type: "model", response: [PROBE_THOUGHT, { type: "functionCall", name: "ProbeTool", params: PROBE_ARGS, result: "RESULT" }] }], style);
+  if (text === null) return false;
+  const thoughtAt = text.indexOf(PROBE_THOUGHT, text.lastIndexOf(PROBE_TASK));
+  return thoughtAt >= 0 && text.indexOf("ProbeTool", thoughtAt) >= 0 && thoughtAt < text.indexOf("ProbeTool", text.lastIndexOf(PROBE_TASK));
 }
 
 /** The template's variables for a conversation. */

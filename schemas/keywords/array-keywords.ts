@@ -16,16 +16,20 @@ export const ARRAY_KEYWORDS: readonly KeywordDefinition[] = [
 
 const RULE_NAME = /^[a-z0-9-]+$/;
 
-function emitTuple(context: EmitContext, node: Schema, items: unknown[], path: string, nameHint: string): string {
+/** `context` writes the array; `members` its items. */
+function emitTuple(context: EmitContext, members: EmitContext, node: Schema, items: unknown[], path: string, nameHint: string): string {
   if (node.additionalItems !== false || node.minItems !== items.length || node.maxItems !== items.length) {
     throw new UnsupportedSchemaError("items", path, "tuples need additionalItems: false and minItems = maxItems = the item count (as TypeBox emits)");
   }
-  const parts = items.map((item, index) => context.compile(item, `${path}/items/${index}`, `${nameHint}-${index}`));
-  return context.rules.add(nameHint, sequence('"["', parts.join(` ${gbnfLiteral(context.layout.comma)} `), '"]"'));
+  const parts = items.map((item, index) => members.compile(item, `${path}/items/${index}`, `${nameHint}-${index}`));
+  return context.rules.add(nameHint, sequence('"["', parts.join(` ${gbnfLiteral(context.notation.comma)} `), '"]"'));
 }
 
-export function emitArray(context: EmitContext, node: Schema, path: string, nameHint: string): string {
-  if (Array.isArray(node.items)) return emitTuple(context, node, node.items, path, nameHint);
+/** An array in the notation the context writes arrays in; its items in that notation's members. */
+export function emitArray(valueContext: EmitContext, node: Schema, path: string, nameHint: string): string {
+  const context = valueContext.within(valueContext.notation.arrays);
+  const members = context.within(context.notation.members);
+  if (Array.isArray(node.items)) return emitTuple(context, members, node, node.items, path, nameHint);
   const minItems = integerKeyword(node, "minItems", path) ?? 0;
   const maxItems = integerKeyword(node, "maxItems", path) ?? Math.max(context.defaultMaxItems, minItems);
   if (minItems > maxItems) throw new UnsupportedSchemaError("minItems", path, `minItems ${minItems} exceeds maxItems ${maxItems}`);
@@ -33,9 +37,9 @@ export function emitArray(context: EmitContext, node: Schema, path: string, name
   // The item as a named rule: llama.cpp counts the rules a repeated group generates, times the repetition, and
   // refuses past 2000, so `("," "\"" json-char{0,256} "\""){0,15}` fails to parse where `("," value-item){0,15}` does not.
   // Without items: any JSON value, bounded (see emitJsonValue).
-  const compiled = node.items === undefined ? emitJsonValue(context) : context.compile(node.items, `${path}/items`, `${nameHint}-item`);
+  const compiled = node.items === undefined ? emitJsonValue(members) : members.compile(node.items, `${path}/items`, `${nameHint}-item`);
   const item = RULE_NAME.test(compiled) ? compiled : context.rules.add(`${nameHint}-item`, compiled);
-  const rest = repeat(`(${gbnfLiteral(context.layout.comma)} ${item})`, Math.max(minItems - 1, 0), maxItems - 1);
+  const rest = repeat(`(${gbnfLiteral(context.notation.comma)} ${item})`, Math.max(minItems - 1, 0), maxItems - 1);
   const body = minItems === 0 ? `(${sequence(item, rest)})?` : sequence(item, rest);
   return context.rules.add(nameHint, sequence('"["', body, '"]"'));
 }

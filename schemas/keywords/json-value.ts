@@ -1,6 +1,9 @@
 import { gbnfLiteral } from "../gbnf-literal.js";
 import { repeat, sequence } from "../gbnf-rules.js";
+import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { NOTATIONS } from "../../base/value-notation.js";
 import type { EmitContext } from "./keyword.js";
+import { emitStringOf } from "./string-keywords.js";
 
 /** How deep a free JSON value may nest by default: arrays and objects of arrays and objects of scalars (runAgent's freeValueDepth). */
 export const JSON_VALUE_DEPTH = 3;
@@ -9,46 +12,61 @@ export const MAX_JSON_VALUE_DEPTH = 16;
 /** Longest key of a map or a free object, in code points. */
 export const MAP_KEY_MAX_LENGTH = 64;
 
-/** A map's key: a JSON string of 1 to MAP_KEY_MAX_LENGTH code points. */
+/** Rule names of the context's notation: JSON's as they always were, another notation's prefixed with its name. */
+const ruleName = (context: EmitContext, name: string) => (context.notation.strings === "json" ? `json-${name}` : `${context.notation.name}-${name}`);
+
+/** A map's key in the context's notation (that of the map's objects): a string of 1 to MAP_KEY_MAX_LENGTH code points, or an identifier where keys are bare. */
 export function mapKey(context: EmitContext): string {
-  return context.rules.add("json-key", sequence('"\\""', repeat(context.rules.primitive("json-char"), 1, MAP_KEY_MAX_LENGTH), '"\\""'));
+  const { keys } = context.notation;
+  if (keys === "bare") return context.rules.add(ruleName(context, "key"), `[A-Za-z_] [A-Za-z0-9_]{0,${MAP_KEY_MAX_LENGTH - 1}}`);
+  const key = keys === "json" ? context : context.within("python-repr");
+  return context.rules.add(ruleName(context, "key"), emitStringOf(key, 1, MAP_KEY_MAX_LENGTH));
 }
 
 /**
- * An object of string keys and values of one grammar: `{}` or up to
- * `maxEntries` entries (the grammar cannot keep keys distinct; JSON.parse
- * keeps the last of a repeated key, and ajv checks what it kept).
+ * An object of string keys and values of one grammar, in the context's
+ * notation (that of the map's objects): `{}` or up to `maxEntries` entries
+ * (the grammar cannot keep keys distinct; JSON.parse keeps the last of a
+ * repeated key, and ajv checks what it kept). A notation that sorts its keys
+ * cannot write a map: the grammar cannot keep free keys in order.
  */
-export function emitMapOf(context: EmitContext, value: string, bounds: { minEntries: number; maxEntries: number }, nameHint: string): string {
-  const { rules } = context;
-  const entry = rules.add(`${nameHint}-entry`, sequence(mapKey(context), gbnfLiteral(context.layout.colon), value));
-  if (bounds.maxEntries === 0) return '"{}"';
-  const more = repeat(rules.add(`${nameHint}-more`, sequence(gbnfLiteral(context.layout.comma), entry)), Math.max(bounds.minEntries - 1, 0), bounds.maxEntries - 1);
+export function emitMapOf(context: EmitContext, value: string, bounds: { minEntries: number; maxEntries: number }, nameHint: string, path = ""): string {
+  const { rules, notation } = context;
+  const empty = gbnfLiteral(`${notation.objectOpen}${notation.objectClose}`);
+  if (bounds.maxEntries === 0) return empty;
+  if (notation.sortedKeys) throw new UnsupportedSchemaError("additionalProperties", path, `the ${notation.name} notation writes keys sorted, which the grammar cannot keep for keys nobody declared`);
+  const entry = rules.add(`${nameHint}-entry`, sequence(mapKey(context), gbnfLiteral(notation.colon), value));
+  const more = repeat(rules.add(`${nameHint}-more`, sequence(gbnfLiteral(notation.comma), entry)), Math.max(bounds.minEntries - 1, 0), bounds.maxEntries - 1);
   const body = bounds.minEntries === 0 ? `(${sequence(entry, more)})?` : sequence(entry, more);
-  return rules.add(nameHint, sequence('"{"', body, '"}"'));
+  return rules.add(nameHint, sequence(gbnfLiteral(notation.objectOpen), body, gbnfLiteral(notation.objectClose)));
 }
 
 /**
- * Any JSON value, bounded like everything the grammar writes: strings by
- * the default maxLength, arrays and objects by the default maxItems, nesting
- * to the context's freeValueDepth (JSON_VALUE_DEPTH unless set). What a schema with no type admits, and a map's values
- * when it declares none.
+ * Any value, bounded like everything the grammar writes: strings by the
+ * default maxLength, arrays and objects by the default maxItems, nesting to
+ * the context's freeValueDepth (JSON_VALUE_DEPTH unless set). What a schema
+ * with no type admits, and a map's values when it declares none. In a
+ * notation that sorts its keys a free object is `{}` only.
  */
-export function emitJsonValue(context: EmitContext): string {
-  const { rules } = context;
+export function emitJsonValue(context: EmitContext, depth = context.freeValueDepth): string {
+  const { rules, notation } = context;
+  const { words } = notation;
   const scalar = rules.add(
-    "json-scalar",
-    `${sequence('"\\""', repeat(rules.primitive("json-char"), 0, context.defaultMaxLength), '"\\""')} | "-"? (${rules.primitive("json-number-body")}) | "true" | "false" | "null"`,
+    ruleName(context, "scalar"),
+    `${emitStringOf(context, 0, context.defaultMaxLength)} | "-"? (${rules.primitive("json-number-body")}) | ${[words.true, words.false, words.null].map(gbnfLiteral).join(" | ")}`,
   );
   rules.primitive("json-fraction");
   rules.primitive("json-exponent");
-  let value = scalar;
-  for (let depth = 1; depth <= context.freeValueDepth; depth++) {
-    const item = value;
-    const more = repeat(rules.add(`json-more-${depth}`, sequence(gbnfLiteral(context.layout.comma), item)), 0, context.defaultMaxItems - 1);
-    const array = rules.add(`json-array-${depth}`, context.defaultMaxItems === 0 ? '"[]"' : sequence('"["', `(${sequence(item, more)})?`, '"]"'));
-    const object = emitMapOf(context, item, { minEntries: 0, maxEntries: context.defaultMaxItems }, `json-object-${depth}`);
-    value = rules.add(`json-value-${depth}`, `${scalar} | ${array} | ${object}`);
-  }
-  return value;
+  if (depth === 0) return scalar;
+  const arrays = context.within(notation.arrays);
+  const objects = context.within(notation.objects);
+  const inArray = emitJsonValue(arrays.within(arrays.notation.members), depth - 1);
+  const objectMembers = objects.notation.members;
+  const inObject = objectMembers === arrays.notation.members ? inArray : emitJsonValue(objects.within(objectMembers), depth - 1);
+  const { comma } = arrays.notation;
+  const more = repeat(rules.add(ruleName(arrays, `more-${depth}`), sequence(gbnfLiteral(comma), inArray)), 0, context.defaultMaxItems - 1);
+  const array = rules.add(ruleName(arrays, `array-${depth}`), context.defaultMaxItems === 0 ? '"[]"' : sequence('"["', `(${sequence(inArray, more)})?`, '"]"'));
+  const objectNotation = NOTATIONS[notation.objects];
+  const object = objectNotation.sortedKeys ? gbnfLiteral(`${objectNotation.objectOpen}${objectNotation.objectClose}`) : emitMapOf(objects, inObject, { minEntries: 0, maxEntries: context.defaultMaxItems }, ruleName(objects, `object-${depth}`));
+  return rules.add(ruleName(context, `value-${depth}`), `${scalar} | ${array} | ${object}`);
 }

@@ -1,5 +1,5 @@
 import type { RuleSet } from "../gbnf-rules.js";
-import type { JsonLayout } from "../json-layout.js";
+import type { NotationName, ValueNotation } from "../../base/value-notation.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 
 /**
@@ -44,9 +44,11 @@ export interface EmitContext {
   readonly defaultMaxItems: number;
   /** How deep a free JSON value (a schema with no type, a map with no value schema) may nest. */
   readonly freeValueDepth: number;
-  /** How the JSON is laid out: the separators every emitter writes between items, entries, keys and values. */
-  readonly layout: JsonLayout;
+  /** How values are written here: the quotes, words and separators every emitter writes (value-notation.ts). */
+  readonly notation: ValueNotation;
   compile(schema: unknown, path: string, nameHint: string): string;
+  /** The same compiler writing in another notation (an object's members, a template's lists): same rules, same bounds. */
+  within(notation: NotationName): EmitContext;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { gbnfLiteral } from "../gbnf-literal.js";
 import { repeat, sequence } from "../gbnf-rules.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { orderedEntries, writableKey, writeKey } from "../../base/value-notation.js";
 import { emitJsonValue, emitMapOf, mapKey } from "./json-value.js";
 import { integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
 
@@ -88,12 +89,13 @@ function mapValues(node: Schema): unknown {
   return extra === true || declared === undefined ? true : undefined;
 }
 
-function emitMap(context: EmitContext, node: Schema, values: unknown, path: string, nameHint: string): string {
-  const value = values === true ? emitJsonValue(context) : context.compile(values, `${path}/additionalProperties`, `${nameHint}-value`);
+/** `context` writes the object; `members` its values. */
+function emitMap(context: EmitContext, members: EmitContext, node: Schema, values: unknown, path: string, nameHint: string): string {
+  const value = values === true ? emitJsonValue(members) : members.compile(values, `${path}/additionalProperties`, `${nameHint}-value`);
   const minEntries = integerKeyword(node, "minProperties", path) ?? 0;
   const maxEntries = integerKeyword(node, "maxProperties", path) ?? Math.max(context.defaultMaxItems, minEntries);
   if (minEntries > maxEntries) throw new UnsupportedSchemaError("minProperties", path, `minProperties ${minEntries} exceeds maxProperties ${maxEntries}`);
-  return emitMapOf(context, value, { minEntries, maxEntries }, nameHint);
+  return emitMapOf(context, value, { minEntries, maxEntries }, nameHint, path);
 }
 
 /**
@@ -104,44 +106,50 @@ function emitMap(context: EmitContext, node: Schema, values: unknown, path: stri
  * true). Null where none may be written (false, or left unsaid: a small
  * model is not offered keys nobody declared). The grammar cannot keep an
  * extra key apart from a declared one; JSON.parse keeps the last of a
- * repeated key and ajv checks what it kept.
+ * repeated key and ajv checks what it kept. None in a notation that sorts
+ * its keys (the grammar cannot keep free keys in order): a narrowing.
  */
-function extraProperties(context: EmitContext, node: Schema, declared: number, path: string, nameHint: string): { first: string; after: string } | null {
+function extraProperties(context: EmitContext, members: EmitContext, node: Schema, declared: number, path: string, nameHint: string): { first: string; after: string } | null {
   const extra = node.additionalProperties;
   if (extra !== true && (typeof extra !== "object" || extra === null)) return null;
+  if (context.notation.sortedKeys) return null;
   const maxProperties = integerKeyword(node, "maxProperties", path) ?? declared + context.defaultMaxItems;
   const room = Math.max(0, maxProperties - declared);
   if (room === 0) return null;
-  const value = extra === true ? emitJsonValue(context) : context.compile(extra, `${path}/additionalProperties`, `${nameHint}-extra-value`);
-  const entry = context.rules.add(`${nameHint}-extra`, sequence(mapKey(context), gbnfLiteral(context.layout.colon), value));
-  const more = context.rules.add(`${nameHint}-extra-more`, sequence(gbnfLiteral(context.layout.comma), entry));
+  const value = extra === true ? emitJsonValue(members) : members.compile(extra, `${path}/additionalProperties`, `${nameHint}-extra-value`);
+  const entry = context.rules.add(`${nameHint}-extra`, sequence(mapKey(context), gbnfLiteral(context.notation.colon), value));
+  const more = context.rules.add(`${nameHint}-extra-more`, sequence(gbnfLiteral(context.notation.comma), entry));
   return { first: `(${sequence(entry, repeat(more, 0, room - 1))})?`, after: repeat(more, 0, room) };
 }
 
-export function emitObject(context: EmitContext, node: Schema, path: string, nameHint: string): string {
+/** An object in the notation the context writes objects in; its values in that notation's members. */
+export function emitObject(valueContext: EmitContext, node: Schema, path: string, nameHint: string): string {
+  const context = valueContext.within(valueContext.notation.objects);
+  const members = context.within(context.notation.members);
+  const { notation } = context;
   const extra = node.additionalProperties;
   if (extra !== undefined && typeof extra !== "boolean" && (typeof extra !== "object" || extra === null || Array.isArray(extra))) {
     throw new UnsupportedSchemaError("additionalProperties", path, "must be true, false or a schema");
   }
   const values = mapValues(node);
-  if (values !== undefined) return emitMap(context, node, values, path, nameHint);
+  if (values !== undefined) return emitMap(context, members, node, values, path, nameHint);
   const properties = declaredProperties(node, path);
   const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
   for (const name of required) {
     if (!Object.hasOwn(properties, name)) throw new UnsupportedSchemaError("required", path, `required property "${name}" is not declared in properties`);
   }
-  const entries = Object.entries(properties).map(([key, value]) => ({
-    required: required.has(key),
-    pair: sequence(gbnfLiteral(`${JSON.stringify(key)}${context.layout.colon}`), context.compile(value, `${path}/properties/${key}`, `${nameHint}-${key}`)),
-  }));
+  const entries = orderedEntries(Object.entries(properties), notation).map(([key, value]) => {
+    if (!writableKey(key, notation)) throw new UnsupportedSchemaError("properties", `${path}/properties/${key}`, `the ${notation.name} notation cannot write the key ${JSON.stringify(key)}`);
+    return { required: required.has(key), pair: sequence(gbnfLiteral(`${writeKey(key, notation)}${notation.colon}`), members.compile(value, `${path}/properties/${key}`, `${nameHint}-${key}`)) };
+  });
 
   // Comma placement with optional properties, without ambiguity: walking
   // from the last property back, `first` matches the rest when nothing has
   // been written yet, `after` when something has (so it starts with ",").
   // Keys are distinct literals, so every alternative starts differently.
   const hasOptional = entries.some((entry) => !entry.required);
-  const comma = gbnfLiteral(context.layout.comma);
-  const extras = extraProperties(context, node, Object.keys(properties).length, path, nameHint);
+  const comma = gbnfLiteral(notation.comma);
+  const extras = extraProperties(context, members, node, Object.keys(properties).length, path, nameHint);
   let after = extras?.after ?? "";
   let first = extras?.first ?? "";
   for (let index = entries.length - 1; index >= 0; index--) {
@@ -152,5 +160,5 @@ export function emitObject(context: EmitContext, node: Schema, path: string, nam
     // With optional properties `after` is referenced twice per level; name it to keep the grammar linear in size.
     if (hasOptional && after !== "" && index > 0) after = context.rules.add(`${nameHint}-after-${index}`, after);
   }
-  return context.rules.add(nameHint, sequence('"{"', first, '"}"'));
+  return context.rules.add(nameHint, sequence(gbnfLiteral(notation.objectOpen), first, gbnfLiteral(notation.objectClose)));
 }

@@ -1,5 +1,6 @@
 import { gbnfLiteral } from "../gbnf-literal.js";
-import { repeat, sequence } from "../gbnf-rules.js";
+import { rawCharClass, repeat, sequence } from "../gbnf-rules.js";
+import { STRING_QUOTES, UNWRITABLE_CHARACTERS } from "../../base/value-notation.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import { GBNF_REPETITION_LIMIT, integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
 
@@ -20,6 +21,36 @@ export const STRING_KEYWORDS: readonly KeywordDefinition[] = [
   { keyword: "x-grounded-numbers", support: "grammar", example: { schema: { type: "string", maxLength: 40, "x-grounded-numbers": { literals: ["18"], maxUnits: 8 } }, unwritable: "19" } },
 ];
 
+type CharacterKind = "any" | "ascii" | "no-digit" | "after-number";
+const JSON_CHARACTERS = { any: "json-char", ascii: "json-char-ascii", "no-digit": "json-char-no-digit", "after-number": "json-char-after-number" } as const;
+
+/** The rule for one character unit of a string in the context's notation: any, ASCII only, no digit, or what may follow a number literal. */
+function stringCharacter(context: EmitContext, kind: CharacterKind): string {
+  const style = context.notation.strings;
+  const { rules } = context;
+  if (style === "json") {
+    if (kind === "after-number") rules.primitive("json-char-no-digit");
+    return rules.primitive(JSON_CHARACTERS[kind]);
+  }
+  const excluded = UNWRITABLE_CHARACTERS[style];
+  if (kind === "any") return rules.add(`${style}-char`, rawCharClass(excluded));
+  if (kind === "ascii") return rules.add(`${style}-char-ascii`, rawCharClass(excluded, true));
+  const noDigit = rules.add(`${style}-char-no-digit`, rawCharClass(`${excluded}0123456789`));
+  return kind === "no-digit" ? noDigit : rules.add(`${style}-char-after-number`, `${rawCharClass(`${excluded}0123456789.`)} | "." ${noDigit}`);
+}
+
+/** A string's quotes in the context's notation, as GBNF literals. */
+export function stringQuotes(context: EmitContext): { open: string; close: string } {
+  const quotes = STRING_QUOTES[context.notation.strings];
+  return { open: gbnfLiteral(quotes.open), close: gbnfLiteral(quotes.close) };
+}
+
+/** A string of the context's notation holding `minLength` to `maxLength` characters. */
+export function emitStringOf(context: EmitContext, minLength: number, maxLength: number, kind: "any" | "ascii" = "any"): string {
+  const { open, close } = stringQuotes(context);
+  return sequence(open, repeat(stringCharacter(context, kind), minLength, maxLength), close);
+}
+
 /**
  * G4's answer grammar: free text whose digits can only be the given number
  * literals, each followed by something that is not a digit (nor a "." and
@@ -37,15 +68,16 @@ function groundedNumberString(context: EmitContext, node: Schema, path: string):
   const minLength = integerKeyword(node, "minLength", path) ?? 0;
   if (minLength > 1) throw new UnsupportedSchemaError("minLength", path, "with x-grounded-numbers only minLength 0 or 1 is supported");
   const { rules } = context;
-  const prose = rules.primitive("json-char-no-digit");
-  const afterLiteral = rules.primitive("json-char-after-number");
-  if (literals.length === 0) return sequence('"\\""', repeat(prose, minLength, maxUnits), '"\\""');
+  const { open, close } = stringQuotes(context);
+  const prose = stringCharacter(context, "no-digit");
+  const afterLiteral = stringCharacter(context, "after-number");
+  if (literals.length === 0) return sequence(open, repeat(prose, minLength, maxUnits), close);
   const literal = rules.add("grounded-number", [...new Set(literals as string[])].map((text) => gbnfLiteral(text)).join(" | "));
   const unit = rules.add("answer-unit", `${prose} | ${literal} ${afterLiteral}`);
   const ending = `${literal} "."?`;
-  if (minLength === 0 || maxUnits === 0) return sequence('"\\""', repeat(unit, 0, maxUnits), `(${ending})?`, '"\\""');
+  if (minLength === 0 || maxUnits === 0) return sequence(open, repeat(unit, 0, maxUnits), `(${ending})?`, close);
   // At least one unit, or the text is a single number.
-  return sequence('"\\""', `(${sequence(unit, repeat(unit, 0, maxUnits - 1), `(${ending})?`)} | ${ending})`, '"\\""');
+  return sequence(open, `(${sequence(unit, repeat(unit, 0, maxUnits - 1), `(${ending})?`)} | ${ending})`, close);
 }
 
 export function emitString(context: EmitContext, node: Schema, path: string): string {
@@ -54,6 +86,5 @@ export function emitString(context: EmitContext, node: Schema, path: string): st
   const maxLength = integerKeyword(node, "maxLength", path) ?? Math.max(context.defaultMaxLength, minLength);
   if (minLength > maxLength) throw new UnsupportedSchemaError("minLength", path, `minLength ${minLength} exceeds maxLength ${maxLength}`);
   if (node["x-ascii"] !== undefined && node["x-ascii"] !== true) throw new UnsupportedSchemaError("x-ascii", path, "must be true");
-  const characters = repeat(context.rules.primitive(node["x-ascii"] === true ? "json-char-ascii" : "json-char"), minLength, maxLength);
-  return sequence('"\\""', characters, '"\\""');
+  return emitStringOf(context, minLength, maxLength, node["x-ascii"] === true ? "ascii" : "any");
 }

@@ -1,3 +1,4 @@
+import { gbnfLiteral } from "../gbnf-literal.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import { emitArray } from "./array-keywords.js";
 import { emitJsonValue } from "./json-value.js";
@@ -18,9 +19,9 @@ export function emitType(context: EmitContext, node: Schema, path: string, nameH
     case "integer":
       return emitNumber(context, node, true);
     case "boolean":
-      return '("true" | "false")';
+      return `(${gbnfLiteral(context.notation.words.true)} | ${gbnfLiteral(context.notation.words.false)})`;
     case "null":
-      return '"null"';
+      return gbnfLiteral(context.notation.words.null);
     case "object":
       return emitObject(context, node, path, nameHint);
     case "array":

@@ -1,9 +1,9 @@
 import { gbnfLiteral } from "../gbnf-literal.js";
-import { writeJson } from "../json-layout.js";
+import { writableValue, writeValue } from "../../base/value-notation.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import type { EmitContext, KeywordDefinition, Schema } from "./keyword.js";
 
-/** Fixed values: the JSON of each in the grammar's layout, byte for byte. */
+/** Fixed values: each as the grammar's notation writes it, byte for byte. */
 export const VALUE_KEYWORDS: readonly KeywordDefinition[] = [
   { keyword: "const", support: "grammar", example: { schema: { const: "a" }, unwritable: "b" } },
   { keyword: "enum", support: "grammar", example: { schema: { enum: ["a", "b"] }, unwritable: "c" } },
@@ -17,6 +17,12 @@ function checkedLiteral(value: unknown, keyword: string, path: string): unknown 
   return value;
 }
 
+/** A fixed value's literal in the context's notation; one the notation cannot write is refused (`keyword` at `path`). */
+function literalOf(context: EmitContext, value: unknown, keyword: string, path: string): string {
+  if (!writableValue(value, context.notation)) throw new UnsupportedSchemaError(keyword, path, `${JSON.stringify(value)} cannot be written in the ${context.notation.name} notation (value-notation.ts)`);
+  return gbnfLiteral(writeValue(checkedLiteral(value, keyword, path), context.notation));
+}
+
 /** One alternative, or a rule naming the distinct alternatives. */
 export function alternatives(context: EmitContext, expressions: string[], nameHint: string): string {
   const unique = [...new Set(expressions)];
@@ -25,10 +31,13 @@ export function alternatives(context: EmitContext, expressions: string[], nameHi
 }
 
 export function emitConst(context: EmitContext, node: Schema, path: string): string {
-  return gbnfLiteral(writeJson(checkedLiteral(node.const, "const", path), context.layout));
+  return literalOf(context, node.const, "const", path);
 }
 
 export function emitEnum(context: EmitContext, values: unknown[], path: string, nameHint: string): string {
   if (values.length === 0) throw new UnsupportedSchemaError("enum", path, "an empty enum admits no value");
-  return alternatives(context, [...new Set(values.map((value) => gbnfLiteral(writeJson(checkedLiteral(value, "enum", path), context.layout))))], nameHint);
+  // Values the notation cannot write are left out (a narrowing); an enum with none left is refused.
+  const literals = values.filter((value) => writableValue(value, context.notation)).map((value) => literalOf(context, value, "enum", path));
+  if (literals.length === 0) throw new UnsupportedSchemaError("enum", path, `no value of the enum can be written in the ${context.notation.name} notation (value-notation.ts)`);
+  return alternatives(context, [...new Set(literals)], nameHint);
 }

@@ -40,16 +40,42 @@ function spellingsOf(vocabulary: SpanVocabulary, text: string): number[] {
   return [...spellings];
 }
 
+/** The largest value a grammar position reads as one character (see GrammarPosition.advanceCode). */
+const LAST_CODE = 0x1fffff;
+
+/**
+ * Whether every way on from `position` (reached by writing `prefix`) spells
+ * one of `texts` to its end: no other character is allowed until a text is
+ * complete. Then a frame token is the only way on, and the plain tokens
+ * that spell a start of one may be banned.
+ */
+function onlyFrameTexts(position: GrammarPosition, prefix: string, texts: readonly string[]): boolean {
+  if (texts.includes(prefix)) return true;
+  if (position.complete) return false;
+  const next = [...new Set(texts.filter((text) => text.startsWith(prefix) && text.length > prefix.length).map((text) => text.codePointAt(prefix.length)!))].sort((a, b) => a - b);
+  let from = 0;
+  for (const code of [...next, LAST_CODE + 1]) {
+    if (code > from && position.allowsSomeIn(from, code - 1)) return false;
+    from = code + 1;
+  }
+  return next.every((code) => {
+    const after = position.advanceCode(code);
+    const character = String.fromCodePoint(code);
+    return after === null || onlyFrameTexts(after, prefix + character, texts.filter((text) => text.startsWith(prefix + character)));
+  });
+}
+
 /**
  * The control tokens a call frame holds (Phi-4's `<|tool_call|>`, Mistral's
  * `[TOOL_CALLS]`): the template writes them as single tokens, so a step
  * written as the template writes it holds them as tokens too, not as their
  * characters. Control tokens stay banned everywhere else (inside a string,
  * a control token's text would be read as characters and then vanish: see
- * controlTokenBan); a frame token is let through only where the grammar,
- * once the token's first character is written, forces the rest of its text
- * (the frame's literal, not free text), and there the plain tokens that
- * would spell its start are banned instead. Forced text is tokenized with
+ * controlTokenBan); a frame token is let through only where the grammar
+ * takes its whole text and, once its first character is written, allows
+ * nothing but the texts of frame tokens (the frame's literals, not free
+ * text: Gemma 4's step opens with `<|channel>` or `<|tool_call>`), and there
+ * the plain tokens that would spell their starts are banned instead. Forced text is tokenized with
  * the frame's texts as their tokens (see `tokenize`).
  *
  * It follows the generation's whole characters like jump-forward's matcher;
@@ -64,12 +90,14 @@ function spellingsOf(vocabulary: SpanVocabulary, text: string): number[] {
  */
 export class FrameTokens implements FrameTokenizer, FrameSteer {
   readonly ids: ReadonlySet<number>;
+  readonly texts: readonly string[];
 
   private constructor(
     private readonly tokens: readonly FrameToken[],
     private position: GrammarPosition | null,
   ) {
     this.ids = new Set(tokens.map((token) => token.id));
+    this.texts = tokens.map((token) => token.text);
   }
 
   /** Null when no text is a single token of the vocabulary, or the grammar cannot be read. */
@@ -96,13 +124,17 @@ export class FrameTokens implements FrameTokenizer, FrameSteer {
     if (!position) return null;
     const allow: number[] = [];
     const ban: number[] = [];
-    for (const token of this.tokens) {
-      const after = position.advance(token.text[0]!);
-      if (!after || !after.forced(token.text.length).startsWith(token.text.slice(1))) continue;
-      allow.push(token.id);
-      ban.push(...token.spellings);
+    for (const first of new Set(this.tokens.map((token) => token.text[0]!))) {
+      const after = position.advance(first);
+      if (!after) continue;
+      const written = this.tokens.filter((token) => token.text[0] === first && after.advance(token.text.slice(1)) !== null);
+      if (written.length === 0 || !onlyFrameTexts(after, first, written.map((token) => token.text))) continue;
+      for (const token of written) {
+        allow.push(token.id);
+        ban.push(...token.spellings);
+      }
     }
-    return allow.length > 0 ? { allow, ban } : null;
+    return allow.length > 0 ? { allow, ban: [...new Set(ban)] } : null;
   }
 
   /**

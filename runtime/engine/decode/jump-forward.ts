@@ -17,6 +17,8 @@ export interface SpanAcceptor {
 /** How forced text holding a call frame's control tokens is tokenized: the frame's texts as their tokens, the rest by `plain` (FrameTokens). */
 export interface FrameTokenizer {
   tokenize(text: string, plain: (part: string) => number[] | null): number[] | null;
+  /** The frame tokens' texts. */
+  readonly texts: readonly string[];
 }
 
 /** Tokens the grammar forces next, already taken by the grammar. */
@@ -67,7 +69,7 @@ export class JumpForward {
   /** The forced span from here as at most `room` tokens, taken by `grammar`; null when nothing is forced. */
   next(grammar: SpanAcceptor, before: readonly number[], room: number): ForcedSpan | null {
     if (!this.position || room <= 0) return null;
-    const text = this.position.forced();
+    const text = this.beforeFrameToken(this.position.forced());
     if (!text) return null;
     const tokens = this.tokenize(text, before);
     if (!tokens) return null;
@@ -83,6 +85,24 @@ export class JumpForward {
     const ends = toEnd && taken.length === tokens.length;
     // The matcher moves over these tokens when they are emitted (advance), like every other token.
     return { tokens: taken, text: ends ? text : this.vocabulary.detokenize(taken, true, before.slice(-8)), ends };
+  }
+
+  /**
+   * The forced text up to where it would end inside the start of a frame
+   * token the grammar could go on to write whole: both of Gemma 4's openings
+   * begin with `<|`, and forcing those characters would leave `<|channel>`
+   * or `<|tool_call>` to be written as characters. The sampler writes the
+   * token there instead (FrameTokens.next).
+   */
+  private beforeFrameToken(text: string): string {
+    const texts = this.frame?.texts ?? [];
+    if (texts.length === 0 || text === "") return text;
+    const longest = Math.max(...texts.map((frameText) => frameText.length));
+    for (let at = Math.max(0, text.length - longest + 1); at < text.length; at++) {
+      const tail = text.slice(at);
+      if (texts.some((frameText) => frameText.length > tail.length && frameText.startsWith(tail) && this.position!.advance(text.slice(0, at) + frameText) !== null)) return text.slice(0, at);
+    }
+    return text;
   }
 
   /**

@@ -17,6 +17,8 @@ export interface StepEnd {
    * what comes between a call's name and arguments).
    */
   readonly opening?: { readonly prefix: string; readonly before: readonly string[] };
+  /** Whether a tool's name comes right before the value, with no text between (Gemma 4's `call:NAME{…}`, LFM2.5's `NAME(…)`): it is passed over. */
+  readonly named?: boolean;
 }
 
 export const JSON_STEP_END: StepEnd = Object.freeze({ before: [], after: "" });
@@ -31,6 +33,7 @@ export class StepEndTracker {
   /** The markers this step is found after; null while its opening is undecided. */
   private markers: readonly string[] | null;
   private head = "";
+  private valueBegun = false;
 
   constructor(private readonly end: StepEnd = JSON_STEP_END) {
     this.markers = end.opening ? null : end.before;
@@ -66,6 +69,8 @@ export class StepEndTracker {
       return false;
     }
     if (!this.json.complete) {
+      if (this.end.named && !this.valueBegun && /[A-Za-z0-9_-]/.test(character)) return false;
+      this.valueBegun = true;
       this.json.push(character);
       return this.json.complete && after.length === 0;
     }

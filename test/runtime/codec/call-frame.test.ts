@@ -37,7 +37,7 @@ describe("the call frame read off a chat wrapper", () => {
     ["DeepSeek", () => new DeepSeekChatWrapper(), { afterThought: "<function=", beforeArgs: ">", after: "</function>" }],
   ] as const)("%s: the thought as text, then the call as the wrapper renders it, arguments spaced", (_name, wrapper, expected) => {
     const probe = probeCallFrame(codePoints(wrapper()));
-    expect(probe).toEqual({ ok: true, frame: expect.objectContaining({ ...expected, beforeThought: "", layout: "spaced" }) });
+    expect(probe).toEqual({ ok: true, frame: expect.objectContaining({ ...expected, beforeThought: "", notation: "spaced" }) });
   });
 
   it("cuts the frame where only a special token can write the rest: Llama 3.2's <|eot_id|> on the real Llama 3 vocabulary", async () => {

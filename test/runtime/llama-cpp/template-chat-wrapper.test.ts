@@ -12,6 +12,8 @@ const templates = corpusTemplates();
 const HERMES = templates["NousResearch-Hermes-3-Llama-3.1-8B-tool_use"]!;
 const PHI4 = templates["llama-cpp-microsoft-Phi-4-mini-instruct"]!;
 const GEMMA2 = templates["google-gemma-2-2b-it"]!;
+const GEMMA4 = templates["google-gemma-4-31B-it"]!;
+const LFM25 = templates["LFM2.5-8B-A1B"]!;
 
 const functions: ChatModelFunctions = { CityWeather: { description: "Current weather for a city.", params: { type: "object", properties: { city: { type: "string", enum: ["Paris", "Tokyo"] } }, required: ["city"] } } };
 const afterCall: ChatHistoryItem[] = [
@@ -52,9 +54,22 @@ describe("a chat wrapper that renders the model's own chat template", () => {
 
   it("reads the call frame off the template: Phi-4-mini's thought as text, then its call; Hermes-3's call alone (it drops the text beside a call); Gemma 2 has no calls", () => {
     const frame = (source: string) => probeCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, source, tokens), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
-    expect(frame(PHI4)).toEqual({ ok: true, frame: expect.objectContaining({ afterThought: '<|tool_call|>{"name": "', beforeArgs: '", "arguments": ', after: "}<|/tool_call|>", layout: "spaced" }) });
+    expect(frame(PHI4)).toEqual({ ok: true, frame: expect.objectContaining({ afterThought: '<|tool_call|>{"name": "', beforeArgs: '", "arguments": ', after: "}<|/tool_call|>", notation: "spaced" }) });
     expect(frame(HERMES)).toEqual({ ok: true, frame: expect.objectContaining({ keepsThought: false, withoutThought: '<tool_call>\n{"name": "', beforeArgs: '", "arguments": ', after: "}\n</tool_call>" }) });
     expect(frame(GEMMA2)).toEqual({ ok: false, reason: expect.stringContaining("Conversation roles must alternate") });
+  });
+
+  it("reads Gemma 4's frame off a call after a result (its first call's generation prompt closes an empty thought channel the call's turn drops): the thought in its channel, its own argument syntax", () => {
+    const frame = (source: string) => probeCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, source, tokens), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
+    expect(frame(GEMMA4)).toEqual({
+      ok: true,
+      frame: expect.objectContaining({ keepsThought: true, beforeThought: "<|channel>thought\n", afterThought: "\n<channel|><|tool_call>call:", withoutThought: "<|tool_call>call:", beforeArgs: "", notation: "gemma" }),
+    });
+    // Up to the first token no generation writes: with a model's tokens, Gemma 4's `<|tool_response>` (an end of generation); these are characters.
+    expect(frame(GEMMA4)).toMatchObject({ frame: { after: expect.stringMatching(/^<tool_call\|><\|tool_response>/) } });
+    expect(frame(LFM25)).toEqual({ ok: true, frame: expect.objectContaining({ keepsThought: true, afterThought: "<|tool_call_start|>[", beforeArgs: "", after: "]<|tool_call_end|>", notation: "python-call" }) });
+    const text = render(GEMMA4).toString();
+    expect(text).toContain('<|turn>model\n<|channel>thought\nI check Paris.\n<channel|><|tool_call>call:CityWeather{city:<|"|>Paris<|"|>}<tool_call|><|tool_response>');
   });
 });
 

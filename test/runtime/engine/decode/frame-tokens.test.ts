@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FrameTokens } from "../../../../runtime/engine/decode/frame-tokens.js";
-import type { SpanVocabulary } from "../../../../runtime/engine/decode/jump-forward.js";
+import { JumpForward, type SpanVocabulary } from "../../../../runtime/engine/decode/jump-forward.js";
 
 /** One token per ASCII character, `<|` as a plain token of its own, and `<|call|>` as a control token (recognised only with special tokens). */
 const CALL = 300;
@@ -66,5 +66,34 @@ describe("FrameTokens: a call frame's control tokens, written as tokens where th
     frame.advance("look");
     expect([...frame.next()!.ban].sort((a, b) => a - b)).toEqual(["<".charCodeAt(0), OPEN, SPACE_LT]);
     expect(frame.ids).toEqual(new Set([CALL]));
+  });
+
+  it("lets either of two frame openings through where the grammar offers both (Gemma 4's `<|channel>` or `<|tool_call>`), and jump-forward leaves their shared `<|` to it", () => {
+    const [A, B] = [500, 501];
+    const two: SpanVocabulary = {
+      tokenize: (text, special) => {
+        const out: number[] = [];
+        for (let at = 0; at < text.length; ) {
+          if (special && text.startsWith("<|a>", at)) [out[out.length], at] = [A, at + 4];
+          else if (special && text.startsWith("<|b>", at)) [out[out.length], at] = [B, at + 4];
+          else if (text.startsWith("<|", at)) [out[out.length], at] = [OPEN, at + 2];
+          else [out[out.length], at] = [text.charCodeAt(at), at + 1];
+        }
+        return out;
+      },
+      detokenize: (tokens, special) => tokens.map((token) => (token === A ? (special ? "<|a>" : "") : token === B ? (special ? "<|b>" : "") : token === OPEN ? "<|" : String.fromCharCode(token))).join(""),
+      extending: () => [],
+    };
+    const gbnf = 'root ::= ("<|a>" [a-z]{1,4} "<|b>" | "<|b>") "x"';
+    const frame = FrameTokens.create(two, gbnf, ["<|a>", "<|b>"])!;
+    expect(frame.next()).toEqual({ allow: [A, B], ban: ["<".charCodeAt(0), OPEN] });
+    // Every way on starts `<|`: forcing it would write the openings as characters.
+    expect(JumpForward.create(two, gbnf, frame)!.next({ take: () => true }, [], 16)).toBeNull();
+    // Where only one can follow, it is forced whole as its token.
+    frame.advance("<|a>ok");
+    expect(frame.next()?.allow).toEqual([B]);
+    const after = JumpForward.create(two, gbnf, frame)!;
+    after.advance("<|a>okay");
+    expect(after.next({ take: () => true }, [A, 111, 107, 97, 121], 16)?.tokens).toEqual([B, "x".charCodeAt(0)]);
   });
 });
