@@ -45,6 +45,7 @@ export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint;
         write(`Task: ${event.task}`);
         const where = event.model.server ? `served by ${event.model.server.urls.join(", ")}, llama-server ${event.model.server.builds.join(", ")}` : `${event.model.threads} thread(s)`;
         write(`Model: ${event.model.name} (${event.model.wrapper} format, ${where})`);
+        if (event.codecFallback) write(paint.dim(`        steps written as ${event.codec}: ${event.codecFallback}`));
         if (event.model.builtIn) write(paint.dim("        built-in tiny model: random weights, so its thoughts and answers are gibberish; only the grammar keeps it on the rails."));
         for (const line of options.intro ?? []) write(paint.dim(line));
         if (event.shortlist.left.length > 0) write(shortlistLine(event.shortlist));

@@ -108,7 +108,7 @@ export function renderTrace(result: RunResult): string {
     result.unverified ? "unverified: no tool result supports it" : "",
   ].filter(Boolean);
   const header = html`<h1>${result.task}</h1>
-<p class="meta">${result.model.name} · ${result.model.wrapper} format · steps written as ${result.codec} · profile ${result.profile} · ${result.turns.length} turn(s) · ${result.tokens.generated} tokens generated, ${result.tokens.evaluated} of ${result.tokens.prompt} prompt tokens evaluated · ${fixed(result.ms.total)}</p>
+<p class="meta">${result.model.name} · ${result.model.wrapper} format · steps written as ${result.codec}${result.codecFallback ? ` (${result.codecFallback})` : ""} · profile ${result.profile} · ${result.turns.length} turn(s) · ${result.tokens.generated} tokens generated, ${result.tokens.evaluated} of ${result.tokens.prompt} prompt tokens evaluated · ${fixed(result.ms.total)}</p>
 <section class="card" id="ending"><div class="row"><span class="badge ${result.status}" data-status="${result.status}">${result.status}</span><b data-reason="${result.reason}">${result.reason}</b></div><dl><dt>answer</dt>${ending}${flags.length > 0 ? html`<dt>flags</dt><dd>${flags.join("; ")}</dd>` : ""}</dl></section>`;
   const judgements = result.judgements.length > 0 ? html`<h2>Judgements</h2>${result.judgements.map(judgementCard)}` : "";
   return page(`narrowgauge trace: ${result.task}`, html`${header}${shortlistCard(result)}${droppedCard(result)}${judgements}<h2>Turns</h2>${result.turns.map(turnCard)}`);

@@ -4,6 +4,8 @@ import { JSON_CODEC, JSON_V1_CODEC } from "./json-step-codec.js";
 import { nativeCallCodec } from "./native-call-codec.js";
 import type { CodecName, StepCodec } from "./step-codec.js";
 import { ConfigurationError } from "../../base/configuration-error.js";
+import { compileGbnf } from "../../schemas/gbnf-compiler.js";
+import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
 
 /** A codec was asked for that this model's chat format cannot write. */
 export class CodecUnavailableError extends ConfigurationError {
@@ -51,4 +53,51 @@ export function chooseCodec(model: ModelPort, requested: CodecName | undefined):
     if (probe.ok) return nativeCallCodec(probe.frame);
   }
   return model.chatWrapper.wrapperName === "ChatML" ? JSON_V1_CODEC : JSON_CODEC;
+}
+
+/** A tool's name and parameters, as the run was given them. */
+export interface CodecTool {
+  readonly name: string;
+  readonly params: unknown;
+}
+
+/**
+ * Why a model's own argument notation cannot write one of the tools'
+ * parameters (Gemma 4's sorted keys hold no map; Python's and Gemma's
+ * strings no quote of their own), or null where it writes them all. A
+ * schema JSON cannot write either is left to the tools' own checks.
+ */
+function unwritableTool(model: ModelPort, tools: readonly CodecTool[]): string | null {
+  const probe = frameOf(model);
+  if (!probe.ok || probe.frame.notation === "compact" || probe.frame.notation === "spaced") return null;
+  for (const tool of tools) {
+    try {
+      compileGbnf(tool.params, { notation: probe.frame.notation });
+    } catch (error) {
+      if (!(error instanceof UnsupportedSchemaError)) throw error;
+      try {
+        compileGbnf(tool.params);
+      } catch {
+        continue;
+      }
+      return `the ${probe.frame.notation} notation of the model's calls cannot write tool ${tool.name}'s parameters: ${error.message}`;
+    }
+  }
+  return null;
+}
+
+/**
+ * The codec of a run with these tools: chooseCodec's, except where the
+ * model's own call syntax cannot write a tool's parameters. Then steps are
+ * JSON by default, and `fallback` says why (recorded on the result and
+ * printed by the command line); asked for native, it is a
+ * CodecUnavailableError naming the tool.
+ */
+export function chooseRunCodec(model: ModelPort, requested: CodecName | undefined, tools: () => readonly CodecTool[]): { codec: StepCodec; fallback: string | null } {
+  const codec = chooseCodec(model, requested);
+  if (codec.name !== "native") return { codec, fallback: null };
+  const reason = unwritableTool(model, tools());
+  if (reason === null) return { codec, fallback: null };
+  if (requested === "native") throw new CodecUnavailableError("native", model.chatWrapper.wrapperName, reason);
+  return { codec: model.chatWrapper.wrapperName === "ChatML" ? JSON_V1_CODEC : JSON_CODEC, fallback: reason };
 }

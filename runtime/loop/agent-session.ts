@@ -64,7 +64,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     }
     const current = conversation;
     const recorder = new RunRecorder(config, current);
-    recorder.emit({ type: "run-start", task, tools: current.registry.names, shortlist: current.shortlist, maxTurns: config.maxTurns, model: config.model.description });
+    recorder.emit({ type: "run-start", task, tools: current.registry.names, shortlist: current.shortlist, maxTurns: config.maxTurns, model: config.model.description, codec: config.codec.name, ...(config.codecFallback ? { codecFallback: config.codecFallback } : {}) });
     let result: RunResult;
     if (!session) {
       try {

@@ -21,7 +21,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const conversation = createConversation(config);
   await checkGrammars(config, conversation.given);
   const recorder = new RunRecorder(config, conversation);
-  recorder.emit({ type: "run-start", task: config.task, tools: conversation.registry.names, shortlist: conversation.shortlist, maxTurns: config.maxTurns, model: config.model.description });
+  recorder.emit({ type: "run-start", task: config.task, tools: conversation.registry.names, shortlist: conversation.shortlist, maxTurns: config.maxTurns, model: config.model.description, codec: config.codec.name, ...(config.codecFallback ? { codecFallback: config.codecFallback } : {}) });
   let session: ModelSession;
   try {
     // A session of the run's own: concurrent runs never share a KV cache, and wait (abortably) when none is free.

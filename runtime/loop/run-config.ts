@@ -1,6 +1,7 @@
 import { GuardRegistry } from "../../guards/guard-registry.js";
 import { PROFILES, profileForParameters, type GuardProfile, type ProfileName } from "../../guards/profiles.js";
-import { chooseCodec } from "../codec/choose-codec.js";
+import { chooseRunCodec } from "../codec/choose-codec.js";
+import { adoptTools } from "../tools/foreign/foreign-tools.js";
 import type { StepCodec } from "../codec/step-codec.js";
 import type { ModelPort } from "../engine/model-port.js";
 import type { Sampling } from "../engine/sampling.js";
@@ -23,6 +24,8 @@ type Declared = { -readonly [Name in keyof typeof RUN_OPTIONS]: ResolvedValue<(t
 export interface RunConfig extends Omit<Declared, "profile" | "guards" | "sampling" | "strategy" | "signal" | "onEvent" | "codec" | "system"> {
   /** How steps are written and shown. */
   codec: StepCodec;
+  /** Why the steps are JSON though the model's format has a call syntax of its own (one that cannot write a tool's parameters); null otherwise. */
+  codecFallback: string | null;
   /** The system prompt: the caller's, or the codec's. */
   system: string;
   profileName: ProfileName | "custom";
@@ -54,10 +57,11 @@ function resolveProfile(option: ProfileName | GuardProfile | undefined, model: M
 export function resolveRunConfig(options: RunAgentOptions): RunConfig {
   const declared = resolveDeclared(RUN_OPTIONS, options as Record<string, unknown>, "runAgent") as Declared;
   const { name, profile } = resolveProfile(declared.profile, declared.model);
-  const codec = chooseCodec(declared.model, declared.codec);
+  const { codec, fallback } = chooseRunCodec(declared.model, declared.codec, () => adoptTools(declared.tools));
   return {
     ...declared,
     codec,
+    codecFallback: fallback,
     system: declared.system ?? codec.defaultSystem,
     profileName: name,
     profile,

@@ -66,7 +66,7 @@ export class RunRecorder {
   private readonly started = performance.now();
 
   constructor(
-    private readonly config: Pick<RunConfig, "task" | "model" | "profileName" | "onEvent" | "codec" | "registry" | "requireTool">,
+    private readonly config: Pick<RunConfig, "task" | "model" | "profileName" | "onEvent" | "codec" | "codecFallback" | "registry" | "requireTool">,
     /** The conversation's tools: how they are named for the model (records and events give the original names), and which the prompt shows. */
     private readonly tools?: { readonly registry: { readonly naming: ToolNames }; readonly shortlist: ToolShortlist },
   ) {}
@@ -153,6 +153,7 @@ export class RunRecorder {
       reason,
       profile: this.config.profileName,
       codec: this.config.codec.name,
+      ...(this.config.codecFallback ? { codecFallback: this.config.codecFallback } : {}),
       toolRequired: this.config.registry.requiresTool(this.config.requireTool, this.judgements),
       judgements: this.judgements,
       turns,

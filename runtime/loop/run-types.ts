@@ -129,6 +129,8 @@ export interface RunRecord {
   profile: ProfileName | "custom";
   /** How the run's steps were written (see RunAgentOptions.codec); "node-llama-cpp" for a run of node-llama-cpp's own function calling (the probe's peer baseline). */
   codec: CodecName | "node-llama-cpp";
+  /** Present where the steps are JSON though the model's format has a call syntax of its own: why (a tool's parameters that syntax cannot write). */
+  codecFallback?: string;
   /**
    * Whether FinalAnswer waited for a successful tool call: the `requireTool`
    * option as the run resolved it ("always" is true, "never" false, "auto"
@@ -189,7 +191,7 @@ export type RunResult = AnsweredRun | UnansweredRun;
 /** Streamed as the run happens; the same information as the result. */
 export type RunEvent =
   /** `tools`: the tools the prompt documents; `shortlist`: which were left out and why (see RunRecord.tools). */
-  | { type: "run-start"; task: string; tools: string[]; shortlist: ToolShortlist; maxTurns: number; model: ModelDescription }
+  | { type: "run-start"; task: string; tools: string[]; shortlist: ToolShortlist; maxTurns: number; model: ModelDescription; codec: CodecName; codecFallback?: string }
   | { type: "turn-start"; index: number; visible: TurnRecord["visible"] }
   /** The thought, or a FinalAnswer's answer, as it is sampled: decoded text, a token or a few at a time. */
   | { type: "text"; index: number; field: StepField; text: string }

@@ -15,7 +15,8 @@ import { grammarAccepts } from "../../helpers/grammar-acceptance.js";
 import { renderedAroundSteps } from "../../helpers/history-steps.js";
 import { appendItems, initialHistory } from "../../../runtime/history/history-items.js";
 import { renderContext } from "../../../runtime/history/render-history.js";
-import { runAgent } from "../../../index.js";
+import { Type } from "@sinclair/typebox";
+import { defineTool, runAgent } from "../../../index.js";
 
 const OPTIONS: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = { tools: weatherTools, final: true, thought: true, thoughtMaxLength: 60, answerMaxLength: 60 };
 const thought = fc.stringMatching(/^[A-Za-z0-9.,'"!?()°é東-][A-Za-z0-9.,'"!?()°é東 -]{0,58}[A-Za-z0-9.,'"!?()°é東-]$/);
@@ -138,5 +139,21 @@ describe("a template that numbers its calls (Mistral Small's [CALL_ID]000000001,
     const rendered = renderContext(model.chatWrapper, history, undefined, { continueAfterCall: true }).toString();
     expect(rendered).toContain("[CALL_ID]000000007[ARGS]");
     expect(rendered).toContain("[TOOL_RESULTS]000000007[TOOL_CONTENT]");
+  });
+});
+
+describe("a tool whose parameters the template's own notation cannot write", () => {
+  const chatWrapper = templateChatWrapper(nodeLlamaCpp, corpusTemplates()["google-gemma-4-31B-it"]!, { bos: "<bos>", eos: "<turn|>", addBos: false });
+  // Gemma 4 writes keys sorted: no grammar keeps the free keys of a map in that order.
+  const tools = [defineTool({ name: "Tag", description: "Tags a thing.", params: Type.Object({ tags: Type.Record(Type.String(), Type.String()) }), run: async () => ({ ok: true }) })];
+
+  it("runs in JSON steps, and the result says why", async () => {
+    const steps = [{ thought: "", call: { tool: "Tag", args: { tags: { a: "b" } } } }, { thought: "", call: { tool: "FinalAnswer", answer: "Tagged." } }];
+    const result = await runAgent({ model: scriptedModel(steps, { chatWrapper }), tools, task: "Tag it." });
+    expect(result).toMatchObject({ status: "answered", codec: "json", codecFallback: expect.stringContaining("tool Tag's parameters") });
+  });
+
+  it("is a CodecUnavailableError naming the tool when native steps are asked for", async () => {
+    await expect(runAgent({ model: scriptedModel([], { chatWrapper }), tools, task: "Tag it.", codec: "native" })).rejects.toThrow(/Tag's parameters/);
   });
 });
