@@ -15,8 +15,10 @@
  *
  * Numbers are written alike in all of them (the JSON number grammar). A
  * notation without escapes cannot write every string: its strings leave
- * out the characters that would end them (Gemma: `<`; Python: `'`, and in a
- * repr the backslash too), a narrowing the grammar and writeValue share.
+ * out what would end them (Gemma: `<`; a Python keyword argument: an
+ * apostrophe before what follows a string; a repr: `'`, `\` and all but
+ * printable ASCII), a narrowing the grammar, writableString and the reader
+ * share.
  */
 export type NotationName = "compact" | "spaced" | "gemma" | "python-call" | "python-value" | "python-repr";
 
@@ -73,11 +75,28 @@ export const STRING_QUOTES: Readonly<Record<StringStyle, { readonly open: string
 /** The characters (beyond C0 controls, which none writes unescaped) a string style cannot hold: what would end the string. */
 export const UNWRITABLE_CHARACTERS: Readonly<Record<Exclude<StringStyle, "json">, string>> = Object.freeze({ gemma: "<", "python-raw": "'", "python-repr": "'\\" });
 
-/** Whether a string can be written in a style (JSON: any; the others: no character of UNWRITABLE_CHARACTERS, no control character). */
+/**
+ * What may not follow an apostrophe inside a "python-raw" string: what
+ * follows its closing quote. LFM2.5's template writes the string between
+ * single quotes as it is, so `'It's'` holds an apostrophe the reader (and
+ * the step's end) tells from the closing quote by what comes after it.
+ */
+export const AFTER_PYTHON_STRING = ",)]}:";
+
+/**
+ * Whether a string can be written in a style: JSON any; Gemma's none with
+ * `<`; a Python keyword argument's no apostrophe before one of
+ * AFTER_PYTHON_STRING, nor at its end; a Python repr's only printable ASCII
+ * without `'` or `\` (Python escapes the rest, and the grammar does not);
+ * none a control character.
+ */
 export function writableString(text: string, style: StringStyle): boolean {
   if (style === "json") return true;
   // eslint-disable-next-line no-control-regex
-  return !/[\u0000-\u001f]/.test(text) && ![...UNWRITABLE_CHARACTERS[style]].some((character) => text.includes(character));
+  if (/[\u0000-\u001f]/.test(text)) return false;
+  if (style === "python-raw") return !text.endsWith("'") && ![...text].some((character, index) => character === "'" && (AFTER_PYTHON_STRING.includes(text[index + 1] ?? "") || text[index + 1] === "'"));
+  if (style === "python-repr") return /^[\u0020-\u007e]*$/.test(text) && ![...UNWRITABLE_CHARACTERS[style]].some((character) => text.includes(character));
+  return ![...UNWRITABLE_CHARACTERS[style]].some((character) => text.includes(character));
 }
 
 /** Whether a notation can write a value: its strings (and keys) hold nothing that would end them (value-notation.ts). */

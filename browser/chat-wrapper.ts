@@ -22,5 +22,9 @@ export function resolvePageChatWrapper(vocabulary: GgufVocabulary, file: string)
       tokenizer: vocabulary.tokenizer,
     })) ?? new GeneralChatWrapper();
   const eos = vocabulary.data.eos === null ? null : (vocabulary.data.texts[vocabulary.data.eos] ?? null);
-  return chooseChatWrapper({ ChatWrapper, JinjaTemplateChatWrapper, LlamaText, SpecialToken, SpecialTokensText }, resolved, { metadata, bos: vocabulary.tokens.bosString, eos });
+  const hasToken = (text: string) => {
+    const id = vocabulary.data.idOf.get(text);
+    return id !== undefined && vocabulary.data.specials.includes(id);
+  };
+  return chooseChatWrapper({ ChatWrapper, JinjaTemplateChatWrapper, LlamaText, SpecialToken, SpecialTokensText }, resolved, { metadata, bos: vocabulary.tokens.bosString, eos, hasToken });
 }

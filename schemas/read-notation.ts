@@ -1,5 +1,5 @@
 import { readExactJson, type ExactJson } from "./exact-json.js";
-import { NOTATIONS, STRING_QUOTES, type ValueNotation } from "../base/value-notation.js";
+import { AFTER_PYTHON_STRING, NOTATIONS, STRING_QUOTES, type ValueNotation } from "../base/value-notation.js";
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/y;
@@ -116,7 +116,9 @@ class Reader {
     if (notation.strings === "json") return this.match(JSON_STRING) ?? this.fail("expected a string");
     const { open, close } = STRING_QUOTES[notation.strings];
     this.expect(open, "a string");
-    const end = this.text.indexOf(close, this.at);
+    let end = this.text.indexOf(close, this.at);
+    // A keyword argument's string ends at the apostrophe that what follows a string follows (or the text's end).
+    if (notation.strings === "python-raw") while (end >= 0 && end + 1 < this.text.length && !AFTER_PYTHON_STRING.includes(this.text[end + 1]!)) end = this.text.indexOf(close, end + 1);
     if (end < 0) this.fail("an unclosed string");
     const content = this.text.slice(this.at, end);
     if (notation.strings === "python-repr" && content.includes("\\")) this.fail("an escape in a string");

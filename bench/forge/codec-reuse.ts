@@ -99,7 +99,7 @@ async function codecTable(): Promise<void> {
 async function templateTable(): Promise<void> {
   const names = values.templates ? values.templates.split(",") : Object.keys(TEMPLATE_MODELS);
   console.log("\n| template | tokenizer | wrapper | codec | thought | call steps shown as generated | of the others, after a moved generation prompt | later turns extending | evaluated ÷ appended | prompt tokens at turn 1 | runs |");
-  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const name of names) {
     try {
       const row = await measureTemplate(name, { runs, maxTurns: Number(values["max-turns"]), shape });

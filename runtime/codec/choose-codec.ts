@@ -5,6 +5,7 @@ import { nativeCallCodec } from "./native-call-codec.js";
 import type { CodecName, StepCodec } from "./step-codec.js";
 import { ConfigurationError } from "../../base/configuration-error.js";
 import { compileGbnf } from "../../schemas/gbnf-compiler.js";
+import { normalizeSchema } from "../../schemas/dialects/normalize-schema.js";
 import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
 
 /** A codec was asked for that this model's chat format cannot write. */
@@ -63,24 +64,29 @@ export interface CodecTool {
 
 /**
  * Why a model's own argument notation cannot write one of the tools'
- * parameters (Gemma 4's sorted keys hold no map; Python's and Gemma's
- * strings no quote of their own), or null where it writes them all. A
- * schema JSON cannot write either is left to the tools' own checks.
+ * parameters, or null where it writes them all: a schema its grammar cannot
+ * hold (Gemma 4's sorted keys hold no map), or a fixed value (an enum's, a
+ * literal's) holding what would end its strings there (an apostrophe in a
+ * Python list, a `<` in Gemma's), which the grammar refuses rather than
+ * leave out. The parameters as the run reads them (normalized, references
+ * resolved); a schema the run refuses anyway is left to the tools' own checks.
  */
 function unwritableTool(model: ModelPort, tools: readonly CodecTool[]): string | null {
   const probe = frameOf(model);
   if (!probe.ok || probe.frame.notation === "compact" || probe.frame.notation === "spaced") return null;
+  const notation = probe.frame.notation;
   for (const tool of tools) {
+    let params: object;
     try {
-      compileGbnf(tool.params, { notation: probe.frame.notation });
+      params = normalizeSchema(tool.params as object).schema as object;
+    } catch {
+      continue;
+    }
+    try {
+      compileGbnf(params, { notation });
     } catch (error) {
       if (!(error instanceof UnsupportedSchemaError)) throw error;
-      try {
-        compileGbnf(tool.params);
-      } catch {
-        continue;
-      }
-      return `the ${probe.frame.notation} notation of the model's calls cannot write tool ${tool.name}'s parameters: ${error.message}`;
+      return `the ${notation} notation of the model's calls cannot write tool ${tool.name}'s parameters: ${error.message}`;
     }
   }
   return null;

@@ -1,6 +1,7 @@
 import type { ChatHistoryItem, ChatModelFunctions, ChatWrapper, ChatWrapperGenerateContextStateOptions, ChatWrapperGeneratedContextState, ChatWrapperSettings, LlamaModel, LlamaText } from "node-llama-cpp";
 import { ChatTemplateError } from "../template/chat-template-error.js";
 import { compileChatTemplate } from "../template/python-jinja.js";
+import { contentCallFrame } from "../template/content-calls.js";
 import type { MessageStyle } from "../template/template-messages.js";
 import type { RenderPart } from "../template/template-texts.js";
 import { readCallSyntax, readMessageStyle, renderPartsWith, renderWith } from "../template/template-style.js";
@@ -14,6 +15,8 @@ export interface TemplateTokens {
   readonly bos: string;
   readonly eos: string;
   readonly addBos: boolean;
+  /** Whether a text is one special token of the model's vocabulary (a family that writes calls in its content is known by its tokens: content-calls.ts). */
+  readonly hasToken?: (text: string) => boolean;
 }
 
 /** A rendering's parts as a prompt: the template's as special-token text, the conversation's texts plain; BOS first where the model starts with it and the template does not write it. */
@@ -35,7 +38,10 @@ export function templateChatWrapper(nlc: NodeLlamaCpp, source: string, tokens: T
   const template = compileChatTemplate(source);
   const render = renderWith(template, tokens);
   const renderParts = renderPartsWith(template, tokens);
-  const style: MessageStyle = readMessageStyle(render);
+  const read = readMessageStyle(render);
+  // A template that renders no calls, of a family known to write them in its content: written there, where the template shows them.
+  const inContent = readCallSyntax(render, read) === null && tokens.hasToken ? contentCallFrame(tokens.hasToken) : null;
+  const style: MessageStyle = inContent ? { ...read, callsInContent: inContent } : read;
   const syntax = readCallSyntax(render, style);
   const base = nlc.ChatWrapper.defaultSettings;
   const settings: ChatWrapperSettings = {
@@ -104,7 +110,7 @@ export function chooseChatWrapper(nlc: TemplateClasses, resolved: ChatWrapper, m
   const addBos = typeof metadata?.tokenizer?.ggml?.add_bos_token === "boolean" ? metadata.tokenizer.ggml.add_bos_token : metadata?.tokenizer?.ggml?.model === "llama";
   let own: ChatWrapper;
   try {
-    own = templateChatWrapper(nlc, source, { bos: model.bos ?? "", eos: model.eos ?? "", addBos: addBos && model.bos !== null });
+    own = templateChatWrapper(nlc, source, { bos: model.bos ?? "", eos: model.eos ?? "", addBos: addBos && model.bos !== null, ...(model.hasToken ? { hasToken: model.hasToken } : {}) });
   } catch (error) {
     // node-llama-cpp's Jinja wrapper renders the same template: no other family's format.
     if (error instanceof ChatTemplateError && isJinja) return resolved;
@@ -118,6 +124,8 @@ export interface ModelChatFacts {
   readonly metadata: Record<string, any> | undefined;
   readonly bos: string | null;
   readonly eos: string | null;
+  /** Whether a text is one special token of the vocabulary (TemplateTokens.hasToken). */
+  readonly hasToken?: (text: string) => boolean;
 }
 
 type QuietOptions = { warningLogs: false; fallbackToOtherWrappersOnJinjaError?: false; noJinja?: true };
@@ -139,5 +147,10 @@ export function resolveQuietly<Wrapper>(resolve: (options: QuietOptions) => Wrap
 
 /** chooseChatWrapper for a model node-llama-cpp opened. */
 export function resolveModelChatWrapper(nlc: typeof import("node-llama-cpp"), model: LlamaModel): ChatWrapper {
-  return chooseChatWrapper(nlc, resolveQuietly((options) => nlc.resolveChatWrapper(model, options)), { metadata: model.fileInfo.metadata as Record<string, any> | undefined, bos: model.tokens.bosString, eos: model.tokens.eosString });
+  return chooseChatWrapper(nlc, resolveQuietly((options) => nlc.resolveChatWrapper(model, options)), {
+    metadata: model.fileInfo.metadata as Record<string, any> | undefined,
+    bos: model.tokens.bosString,
+    eos: model.tokens.eosString,
+    hasToken: (text) => model.tokenize(text, true).length === 1 && model.tokenize(text, false).length > 1,
+  });
 }

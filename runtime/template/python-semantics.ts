@@ -90,6 +90,17 @@ export function markPythonSemantics(node: unknown): void {
   }
 }
 
+/** What Python's str.isprintable() calls not printable (its repr escapes them): controls, format, surrogate, private and unassigned code points, separators but the space. */
+const NOT_PRINTABLE = /(?! )[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/gu;
+
+/** A character as Python's repr escapes it: \xhh, \uhhhh or \Uhhhhhhhh. */
+function pythonEscape(character: string): string {
+  const code = character.codePointAt(0)!;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, "0")}`;
+  if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, "0")}`;
+  return `\\U${code.toString(16).padStart(8, "0")}`;
+}
+
 /** A plain value as Python's repr writes it (what `{{ value }}` writes for a list or dict). */
 export function pythonRepr(value: unknown): string {
   if (value === null || value === undefined) return "None";
@@ -97,7 +108,7 @@ export function pythonRepr(value: unknown): string {
   if (value === false) return "False";
   if (typeof value === "string") {
     const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    const escaped = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+    const escaped = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t").replace(NOT_PRINTABLE, pythonEscape);
     return quote + (quote === "'" ? escaped.replace(/'/g, "\\'") : escaped) + quote;
   }
   if (typeof value === "number") return String(value);

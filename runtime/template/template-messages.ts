@@ -1,4 +1,6 @@
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
+import { NOTATIONS, writeValue } from "../../base/value-notation.js";
+import type { ContentCallFrame } from "./content-calls.js";
 
 /** How a template wants what it cannot be told: read off the template once (see template-chat-wrapper). */
 export interface MessageStyle {
@@ -16,6 +18,14 @@ export interface MessageStyle {
    * reasoning before the call (Gemma 4's thought channel).
    */
   readonly thoughtAsReasoning: boolean;
+  /** Calls written into the assistant's content, for a template that renders none (LFM2: content-calls.ts); null where the template renders them. */
+  readonly callsInContent: ContentCallFrame | null;
+}
+
+/** A text of a message's content: the conversation's own (plain), or a call frame's control-token text narrowgauge wrote (special). */
+export interface ContentPiece {
+  readonly text: string;
+  readonly plain: boolean;
 }
 
 export interface TemplateConversation {
@@ -26,6 +36,8 @@ export interface TemplateConversation {
   readonly trailingText: string;
   /** The texts the conversation carries (contents, arguments, results), in the order a template writes them: they stay plain text, never special tokens. */
   readonly texts: readonly string[];
+  /** Contents holding a call written into them (callsInContent), by message index, as pieces: the call frame's own tokens special, the rest plain. */
+  readonly pieces: ReadonlyMap<number, readonly ContentPiece[]>;
 }
 
 const jsonType = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value);
@@ -85,6 +97,7 @@ const callId = (index: number) => String(index + 1).padStart(9, "0");
 export function templateConversation(history: readonly ChatHistoryItem[], functions: ChatModelFunctions | undefined, style: MessageStyle): TemplateConversation {
   const messages: Record<string, unknown>[] = [];
   const texts: string[] = [];
+  const pieces = new Map<number, ContentPiece[]>();
   let calls = 0;
   let trailingText = "";
   let pendingSystem: string | undefined;
@@ -126,12 +139,23 @@ export function templateConversation(history: readonly ChatHistoryItem[], functi
           const id = typeof numbered === "number" ? callId(numbered - 1) : callId(calls);
           calls++;
           const args = part.params ?? {};
-          const argumentsText = JSON.stringify(args);
-          const thought = style.thoughtAsReasoning && text !== "" ? { content: "", reasoning_content: text } : { content: text };
-          messages.push({ role: "assistant", ...thought, tool_calls: [{ ...(style.callIds ? { id } : {}), type: "function", function: { name: part.name, arguments: style.stringArguments ? argumentsText : args } }] });
           const result = typeof part.result === "string" ? part.result : JSON.stringify(part.result ?? null);
-          messages.push({ role: "tool", ...(style.callIds ? { tool_call_id: id } : {}), name: part.name, content: result });
-          texts.push(text, result);
+          const frame = style.callsInContent;
+          if (frame) {
+            // The template shows the content alone: the call is written into it, its frame's tokens as tokens.
+            const call = `${part.name}${writeValue(args, NOTATIONS[frame.notation])}`;
+            const written: ContentPiece[] = [{ text, plain: true }, { text: frame.open, plain: false }, { text: call, plain: true }, { text: frame.close, plain: false }];
+            pieces.set(messages.length, written);
+            messages.push({ role: "assistant", content: written.map((piece) => piece.text).join("") });
+            messages.push({ role: "tool", name: part.name, content: result });
+            texts.push(text, call, result);
+          } else {
+            const thought = style.thoughtAsReasoning && text !== "" ? { content: "", reasoning_content: text } : { content: text };
+            const argumentsValue = style.stringArguments ? JSON.stringify(args) : args;
+            messages.push({ role: "assistant", ...thought, tool_calls: [{ ...(style.callIds ? { id } : {}), type: "function", function: { name: part.name, arguments: argumentsValue } }] });
+            messages.push({ role: "tool", ...(style.callIds ? { tool_call_id: id } : {}), name: part.name, content: result });
+            texts.push(text, result);
+          }
           text = "";
         }
       }
@@ -147,5 +171,5 @@ export function templateConversation(history: readonly ChatHistoryItem[], functi
   const tools = functions && Object.keys(functions).length > 0 ? Object.entries(functions).map(([name, { description, params }]) => ({ type: "function", function: { name, description: description ?? "", parameters: params ? documentedSchema(params) : { type: "object", properties: {} } } })) : undefined;
   const endsWithModel = history.at(-1)?.type === "model";
   const endsWithResult = messages.at(-1)?.role === "tool";
-  return { messages, tools, addGenerationPrompt: endsWithModel || endsWithResult, trailingText: endsWithModel ? trailingText : "", texts: [...texts.filter((text) => text !== ""), ...(trailingText ? [trailingText] : [])] };
+  return { messages, tools, addGenerationPrompt: endsWithModel || endsWithResult, trailingText: endsWithModel ? trailingText : "", texts: [...texts.filter((text) => text !== ""), ...(trailingText ? [trailingText] : [])], pieces };
 }

@@ -56,6 +56,9 @@ export function readCallSyntax(render: TemplateRender, style: MessageStyle): { p
       break;
     }
   }
+  // Nor past the result's opening, where a template names the tool again (gpt-oss's `<|start|>functions.ProbeTool`, Gemma 4's `<|tool_response>response:ProbeTool`): at its tag.
+  const named = afterArgs.indexOf("ProbeTool");
+  if (named >= 0) end = Math.min(end, Math.max(0, afterArgs.lastIndexOf("<", named)));
   return { prefix: step.slice(0, nameAt), paramsPrefix: step.slice(nameEnd, found.at), suffix: afterArgs.slice(0, end) };
 }
 
@@ -80,7 +83,7 @@ function renders(render: TemplateRender, history: readonly ChatHistoryItem[], st
  * string gets them so; one that refuses calls without ids gets ids.
  */
 export function readMessageStyle(render: TemplateRender): MessageStyle {
-  const base: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false, mergeUsers: false, thoughtAsReasoning: false };
+  const base: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false, mergeUsers: false, thoughtAsReasoning: false, callsInContent: null };
   // A template that refuses the system role renders once the system text moves into the user turn.
   const startHistory: ChatHistoryItem[] = [...PROBE_START, { type: "model", response: [] }];
   const systemInUser = renders(render, startHistory, base) === null && renders(render, startHistory, { ...base, systemInUser: true }) !== null;
@@ -126,7 +129,7 @@ export function renderPartsWith(template: ChatTemplate, tokens: { bos: string; e
   return (history, functions, style) => {
     const conversation = templateConversation(history, functions, style);
     const real = template.render(templateVariables(conversation, tokens));
-    const marked = markTexts({ messages: conversation.messages, ...(conversation.tools ? { tools: conversation.tools } : {}) });
+    const marked = markTexts({ messages: conversation.messages, ...(conversation.tools ? { tools: conversation.tools } : {}) }, conversation.pieces);
     const parts = (marked && splitRendered(real, template.render(templateVariables(conversation, tokens, marked)), marked.originals)) ?? findTexts(real, conversation.texts);
     return conversation.trailingText ? [...parts, { text: conversation.trailingText, special: false }] : parts;
   };

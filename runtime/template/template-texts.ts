@@ -17,8 +17,14 @@ export interface RenderPart {
   readonly special: boolean;
 }
 
-/** The variables with every non-empty string a conversation brings (contents, arguments' string values, results, tool and parameter descriptions; not names, keys or types) as a marker; null when a text holds the marker characters itself. */
-export function markTexts(variables: { messages: Record<string, unknown>[]; tools?: Record<string, unknown>[] }): { messages: unknown[]; tools: unknown[] | undefined; originals: string[] } | null {
+/**
+ * The variables with every non-empty string a conversation brings (contents,
+ * arguments' string values, results, tool and parameter descriptions; not
+ * names, keys or types) as a marker; null when a text holds the marker
+ * characters itself. A content given in `pieces` (by message index) is
+ * marked piece by piece, its special pieces left as text of the template's.
+ */
+export function markTexts(variables: { messages: Record<string, unknown>[]; tools?: Record<string, unknown>[] }, pieces: ReadonlyMap<number, ReadonlyArray<{ text: string; plain: boolean }>> = new Map()): { messages: unknown[]; tools: unknown[] | undefined; originals: string[] } | null {
   const originals: string[] = [];
   let clash = false;
   const mark = (text: string): string => {
@@ -39,9 +45,12 @@ export function markTexts(variables: { messages: Record<string, unknown>[]; tool
     if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === "description" && typeof item === "string" ? mark(item) : descriptions(item)]));
     return value;
   };
-  const messages = variables.messages.map((message) => {
+  const messages = variables.messages.map((message, index) => {
     const copy: Record<string, unknown> = { ...message };
-    if (typeof message.content === "string") copy.content = mark(message.content);
+    // A content in pieces (a call written into it): its special pieces are left as they are, so they read as the template's own.
+    const contentPieces = pieces.get(index);
+    if (contentPieces) copy.content = contentPieces.map((piece) => (piece.plain ? mark(piece.text) : piece.text)).join("");
+    else if (typeof message.content === "string") copy.content = mark(message.content);
     if (Array.isArray(message.tool_calls)) {
       copy.tool_calls = (message.tool_calls as Array<{ function: { arguments: unknown } }>).map((call) => ({ ...call, function: { ...call.function, arguments: values(call.function.arguments) } }));
     }

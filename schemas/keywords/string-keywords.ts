@@ -1,6 +1,6 @@
 import { gbnfLiteral } from "../gbnf-literal.js";
 import { rawCharClass, repeat, sequence } from "../gbnf-rules.js";
-import { STRING_QUOTES, UNWRITABLE_CHARACTERS } from "../../base/value-notation.js";
+import { AFTER_PYTHON_STRING, STRING_QUOTES, UNWRITABLE_CHARACTERS } from "../../base/value-notation.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import { GBNF_REPETITION_LIMIT, integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
 
@@ -33,10 +33,13 @@ function stringCharacter(context: EmitContext, kind: CharacterKind): string {
     return rules.primitive(JSON_CHARACTERS[kind]);
   }
   const excluded = UNWRITABLE_CHARACTERS[style];
-  if (kind === "any") return rules.add(`${style}-char`, rawCharClass(excluded));
-  if (kind === "ascii") return rules.add(`${style}-char-ascii`, rawCharClass(excluded, true));
-  const noDigit = rules.add(`${style}-char-no-digit`, rawCharClass(`${excluded}0123456789`));
-  return kind === "no-digit" ? noDigit : rules.add(`${style}-char-after-number`, `${rawCharClass(`${excluded}0123456789.`)} | "." ${noDigit}`);
+  // A Python repr's strings: printable ASCII only (Python escapes the rest).
+  const ascii = kind === "ascii" || style === "python-repr";
+  // A keyword argument's string may hold an apostrophe, but not before what follows its closing quote.
+  const chars = (more: string) => (style === "python-raw" ? `${rawCharClass(`${excluded}${more}`, ascii)} | "'" (${rawCharClass(`'${AFTER_PYTHON_STRING}${more}`, ascii)})` : rawCharClass(`${excluded}${more}`, ascii));
+  if (kind === "any" || kind === "ascii") return rules.add(`${style}-char${ascii ? "-ascii" : ""}`, chars(""));
+  const noDigit = rules.add(`${style}-char-no-digit`, chars("0123456789"));
+  return kind === "no-digit" ? noDigit : rules.add(`${style}-char-after-number`, `${chars("0123456789.")} | "." ${noDigit}`);
 }
 
 /** A string's quotes in the context's notation, as GBNF literals. */

@@ -36,8 +36,6 @@ export function emitConst(context: EmitContext, node: Schema, path: string): str
 
 export function emitEnum(context: EmitContext, values: unknown[], path: string, nameHint: string): string {
   if (values.length === 0) throw new UnsupportedSchemaError("enum", path, "an empty enum admits no value");
-  // Values the notation cannot write are left out (a narrowing); an enum with none left is refused.
-  const literals = values.filter((value) => writableValue(value, context.notation)).map((value) => literalOf(context, value, "enum", path));
-  if (literals.length === 0) throw new UnsupportedSchemaError("enum", path, `no value of the enum can be written in the ${context.notation.name} notation (value-notation.ts)`);
-  return alternatives(context, [...new Set(literals)], nameHint);
+  // A value the notation cannot write is refused, never left out silently (a run then writes JSON steps: chooseRunCodec).
+  return alternatives(context, [...new Set(values.map((value) => literalOf(context, value, "enum", path)))], nameHint);
 }

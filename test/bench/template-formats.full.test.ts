@@ -30,6 +30,9 @@ const EXPECTED: Array<[template: string, codec: string, thought: boolean]> = [
   ["Mistral-Small-3.2-24B-Instruct-2506", "native", false],
   // Its arguments in Python's keyword syntax (`CityWeather(city='Paris')`).
   ["LFM2.5-8B-A1B", "native", true],
+  // Their templates render no calls: the family's own call list is written into the content (content-calls.ts).
+  ["LFM2-8B-A1B", "native", true],
+  ["LFM2.5-Instruct", "native", true],
   // Its own argument syntax (`{city:<|"|>Paris<|"|>}`, <|"|> a control token), the thought in its thought channel.
   ["google-gemma-4-31B-it", "native", true],
 ];

@@ -1,3 +1,5 @@
+import { AFTER_PYTHON_STRING } from "../../../base/value-notation.js";
+
 /** Gemma 4's string quote (value-notation.ts): `<` occurs nowhere else outside a string, nor inside one. */
 const TAG_QUOTE = '<|"|>';
 
@@ -16,6 +18,8 @@ export class JsonCompletionTracker {
   private depth = 0;
   /** The open string's closing quote, or null outside a string. */
   private inString: '"' | "'" | typeof TAG_QUOTE | null = null;
+  /** Whether the last character of a single-quoted string was an apostrophe (its closing quote, if a closer follows). */
+  private apostrophe = false;
   /** Characters of a `<|"|>` quote still to come. */
   private tagLeft = 0;
   private escaped = false;
@@ -51,7 +55,14 @@ export class JsonCompletionTracker {
       return;
     }
     if (this.inString === "'") {
-      if (character === "'") this.inString = this.closeString();
+      // An apostrophe closes the string only before what follows a string (a Python keyword argument's may hold one: `'It's'`).
+      if (this.apostrophe && AFTER_PYTHON_STRING.includes(character)) {
+        this.apostrophe = false;
+        this.inString = this.closeString();
+        if (!this.closed) this.step(character);
+        return;
+      }
+      this.apostrophe = character === "'";
       return;
     }
     if (this.inString === TAG_QUOTE) {

@@ -7,7 +7,7 @@ import { chooseCodec } from "../../../runtime/codec/choose-codec.js";
 import type { LogicalStep } from "../../../runtime/codec/step-codec.js";
 import { StepEndTracker } from "../../../runtime/engine/decode/step-end.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
-import { templateChatWrapper } from "../../../runtime/llama-cpp/template-chat-wrapper.js";
+import { templateChatWrapper, type TemplateTokens } from "../../../runtime/llama-cpp/template-chat-wrapper.js";
 import { buildStepSchema, stepParts, type StepSchemaOptions, type ToolSchemaSpec } from "../../../schemas/step-schema.js";
 import { validateAgainst } from "../../../schemas/validator-cache.js";
 import { corpusTemplates } from "../../chat-templates/corpus.js";
@@ -29,7 +29,8 @@ const step = fc.record({ thought, call }) as fc.Arbitrary<LogicalStep>;
 /** Templates whose call syntax the native codec writes, through the template wrapper; whether the template keeps the text beside a call. */
 const LLAMA_TOKENS = { bos: "<|begin_of_text|>", eos: "<|eot_id|>", addBos: false };
 const MISTRAL_TOKENS = { bos: "<s>", eos: "</s>", addBos: false };
-const TEMPLATES: Array<[name: string, keepsThought: boolean, tokens: typeof LLAMA_TOKENS]> = [
+const LFM_TOKENS = { bos: "<|startoftext|>", eos: "<|im_end|>", addBos: false, hasToken: (text: string) => ["<|tool_call_start|>", "<|tool_call_end|>"].includes(text) };
+const TEMPLATES: Array<[name: string, keepsThought: boolean, tokens: TemplateTokens]> = [
   ["NousResearch-Hermes-3-Llama-3.1-8B-tool_use", false, LLAMA_TOKENS],
   ["meta-llama-Llama-3.2-3B-Instruct", false, LLAMA_TOKENS],
   ["meta-llama-Llama-3.1-8B-Instruct", false, LLAMA_TOKENS],
@@ -38,7 +39,10 @@ const TEMPLATES: Array<[name: string, keepsThought: boolean, tokens: typeof LLAM
   ["Mistral-Small-3.2-24B-Instruct-2506", false, MISTRAL_TOKENS],
   ["mistralai-Mistral-Nemo-Instruct-2407", false, MISTRAL_TOKENS],
   // Arguments in the template's own notation: Python's keyword arguments, Gemma 4's `{key:<|"|>…<|"|>}`.
-  ["LFM2.5-8B-A1B", true, { bos: "<|startoftext|>", eos: "<|im_end|>", addBos: false }],
+  ["LFM2.5-8B-A1B", true, LFM_TOKENS],
+  // Templates that render no calls, of a family that writes them in its content (content-calls.ts): written there.
+  ["LFM2-8B-A1B", true, LFM_TOKENS],
+  ["LFM2.5-Instruct", true, LFM_TOKENS],
   ["google-gemma-4-31B-it", true, { bos: "<bos>", eos: "<turn|>", addBos: false }],
 ];
 
@@ -80,9 +84,7 @@ describe.each(TEMPLATES)("the native codec read off the %s template", (name, kee
   it("is what the next prompt shows right after the generation prompt it was written from, call after call", () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 3 }), (logicals) => {
-        for (const [index, { text: written, before, after }] of renderedAroundSteps(model, codec, logicals).entries()) {
-          // A scripted model has no end-of-generation tokens, so its Gemma 4 frame runs on into the result's opening; a model's `<|tool_response>` ends the step there (the forged model's runs: test/bench/template-formats.full.test.ts).
-          const text = written.includes("<|tool_response>") ? written.slice(0, written.indexOf("<|tool_response>")) : written;
+        for (const [index, { text, before, after }] of renderedAroundSteps(model, codec, logicals).entries()) {
           if (index > 0 || !MOVED_PROMPT.has(name)) expect(after).toContain(before.slice(-12) + text);
           else {
             // The first call's generation prompt ends with text its turn drops (Gemma 4's empty thought channel): the step begins where the two part, or shortly before.
@@ -151,6 +153,18 @@ describe("a tool whose parameters the template's own notation cannot write", () 
     const steps = [{ thought: "", call: { tool: "Tag", args: { tags: { a: "b" } } } }, { thought: "", call: { tool: "FinalAnswer", answer: "Tagged." } }];
     const result = await runAgent({ model: scriptedModel(steps, { chatWrapper }), tools, task: "Tag it." });
     expect(result).toMatchObject({ status: "answered", codec: "json", codecFallback: expect.stringContaining("tool Tag's parameters") });
+  });
+
+  it("is found through references too, and in a fixed value (a literal the notation's strings cannot hold)", async () => {
+    const referenced = defineTool({ name: "Prices", description: "Prices.", params: Type.Unsafe({ type: "object", properties: { prices: { $ref: "#/$defs/Prices" } }, required: ["prices"], $defs: { Prices: { type: "object", additionalProperties: { type: "number" } } } }), run: async () => ({ ok: true }) });
+    const answer = [{ thought: "", call: { tool: "FinalAnswer", answer: "None." } }];
+    expect(await runAgent({ model: scriptedModel(answer, { chatWrapper }), tools: [referenced], task: "Prices?", requireTool: "never" })).toMatchObject({ codec: "json", codecFallback: expect.stringContaining("tool Prices's parameters") });
+    const lfm = templateChatWrapper(nodeLlamaCpp, corpusTemplates()["LFM2.5-8B-A1B"]!, { bos: "<|startoftext|>", eos: "<|im_end|>", addBos: false });
+    // A list is written as Python's repr, whose strings hold no apostrophe (a keyword argument's may: `city='Côte d'Ivoire'`).
+    const listed = defineTool({ name: "Visit", description: "Visits.", params: Type.Object({ cities: Type.Array(Type.Union([Type.Literal("Paris"), Type.Literal("Côte d'Ivoire")])) }), run: async () => ({ ok: true }) });
+    expect(await runAgent({ model: scriptedModel(answer, { chatWrapper: lfm }), tools: [listed], task: "Visit?", requireTool: "never" })).toMatchObject({ codec: "json", codecFallback: expect.stringMatching(/tool Visit's parameters: .*"Côte d'Ivoire" cannot be written in the python-repr notation/) });
+    const single = defineTool({ name: "Visit", description: "Visits.", params: Type.Object({ city: Type.Union([Type.Literal("Paris"), Type.Literal("Côte d'Ivoire")]) }), run: async () => ({ ok: true }) });
+    expect(await runAgent({ model: scriptedModel(answer, { chatWrapper: lfm }), tools: [single], task: "Visit?", requireTool: "never" })).toMatchObject({ codec: "native" });
   });
 
   it("is a CodecUnavailableError naming the tool when native steps are asked for", async () => {

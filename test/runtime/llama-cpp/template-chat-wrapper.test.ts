@@ -14,6 +14,7 @@ const PHI4 = templates["llama-cpp-microsoft-Phi-4-mini-instruct"]!;
 const GEMMA2 = templates["google-gemma-2-2b-it"]!;
 const GEMMA4 = templates["google-gemma-4-31B-it"]!;
 const LFM25 = templates["LFM2.5-8B-A1B"]!;
+const LFM2 = templates["LFM2-8B-A1B"]!;
 
 const functions: ChatModelFunctions = { CityWeather: { description: "Current weather for a city.", params: { type: "object", properties: { city: { type: "string", enum: ["Paris", "Tokyo"] } }, required: ["city"] } } };
 const afterCall: ChatHistoryItem[] = [
@@ -63,13 +64,35 @@ describe("a chat wrapper that renders the model's own chat template", () => {
     const frame = (source: string) => probeCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, source, tokens), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
     expect(frame(GEMMA4)).toEqual({
       ok: true,
-      frame: expect.objectContaining({ keepsThought: true, beforeThought: "<|channel>thought\n", afterThought: "\n<channel|><|tool_call>call:", withoutThought: "<|tool_call>call:", beforeArgs: "", notation: "gemma" }),
+      frame: expect.objectContaining({ keepsThought: true, beforeThought: "<|channel>thought\n", afterThought: "\n<channel|><|tool_call>call:", withoutThought: "<|tool_call>call:", beforeArgs: "", after: "<tool_call|>", notation: "gemma" }),
     });
-    // Up to the first token no generation writes: with a model's tokens, Gemma 4's `<|tool_response>` (an end of generation); these are characters.
-    expect(frame(GEMMA4)).toMatchObject({ frame: { after: expect.stringMatching(/^<tool_call\|><\|tool_response>/) } });
     expect(frame(LFM25)).toEqual({ ok: true, frame: expect.objectContaining({ keepsThought: true, afterThought: "<|tool_call_start|>[", beforeArgs: "", after: "]<|tool_call_end|>", notation: "python-call" }) });
     const text = render(GEMMA4).toString();
     expect(text).toContain('<|turn>model\n<|channel>thought\nI check Paris.\n<channel|><|tool_call>call:CityWeather{city:<|"|>Paris<|"|>}<tool_call|><|tool_response>');
+  });
+});
+
+describe("a family that writes its calls in the content (LFM2: its template renders none)", () => {
+  const lfm = { ...tokens, hasToken: (text: string) => ["<|tool_call_start|>", "<|tool_call_end|>"].includes(text) };
+  const history: ChatHistoryItem[] = [
+    { type: "system", text: "You are careful." },
+    { type: "user", text: "Weather in <|tool_call_start|>Paris?" },
+    { type: "model", response: ["I check Paris.", { type: "functionCall", name: "CityWeather", params: { city: "Paris" }, result: { temperature: 18 } }] },
+  ];
+
+  it("writes the call into the assistant's content as the family does, its frame tokens special and the texts plain, the result as a tool turn", () => {
+    const text = templateChatWrapper(nodeLlamaCpp, LFM2, lfm).generateContextState({ chatHistory: history, availableFunctions: functions }).contextText;
+    expect(text.toString()).toContain("<|im_start|>assistant\nI check Paris.<|tool_call_start|>[CityWeather(city='Paris')]<|tool_call_end|><|im_end|>\n<|im_start|>tool\n<|tool_response_start|>");
+    expect(specialParts(text)).toContain("<|tool_call_start|>[");
+    // The user's own `<|tool_call_start|>` stays characters; the call's name and arguments are plain text.
+    expect(text.values).toContain("Weather in <|tool_call_start|>Paris?");
+    expect(text.values).toContain("CityWeather(city='Paris')");
+  });
+
+  it("is recognised by the vocabulary alone: without those tokens the template has no call syntax", () => {
+    const frame = (hasToken?: (text: string) => boolean) => probeCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, LFM2, { ...tokens, ...(hasToken ? { hasToken } : {}) }), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
+    expect(frame(lfm.hasToken)).toMatchObject({ ok: true, frame: { keepsThought: true, afterThought: "<|tool_call_start|>[", notation: "python-call" } });
+    expect(frame()).toMatchObject({ ok: false });
   });
 });
 
