@@ -133,25 +133,20 @@ function probeHistory(thought: string | undefined, calls: number) {
   return items;
 }
 
-const MOVED_PROMPT = "the wrapper renders the generation prompt differently once a call follows it";
-
-/**
- * The text an assistant turn adds after the generation prompt when it holds
- * one call after `previous` calls, with the rendered context.
- */
-function renderedStep(renderer: Renderer, thought: string | undefined, previous: number): { context: LlamaText; start: number; step: string } | string {
+/** The text an assistant turn adds after the generation prompt when it holds one call, with the rendered context. */
+function renderedStep(renderer: Renderer, thought: string | undefined): { context: LlamaText; start: number; step: string } | string {
   const functions = chatModelFunctions(PROBE.tools as never);
-  const before = renderContext(renderer.chatWrapper, probeHistory(thought, previous), functions, previous > 0 ? { continueAfterCall: true } : undefined).toString();
-  const context = renderContext(renderer.chatWrapper, probeHistory(thought, previous + 1), functions, { continueAfterCall: true });
+  const before = renderContext(renderer.chatWrapper, probeHistory(thought, 0), functions).toString();
+  const context = renderContext(renderer.chatWrapper, probeHistory(thought, 1), functions, { continueAfterCall: true });
   const after = context.toString();
   const start = stepStart(before, after, PROBE.task);
-  if (start === null) return MOVED_PROMPT;
+  if (start === null) return "the wrapper renders the generation prompt differently once a call follows it";
   return { context, start, step: after.slice(start) };
 }
 
-/** Whether two calls in a row (after `previous` calls) are rendered as `first` and then `second` (the same text, but where the template numbers its calls). */
-function rendersTwice(renderer: Renderer, thought: string | undefined, first: string, second: string, start: number, previous: number): boolean {
-  const twice = renderContext(renderer.chatWrapper, probeHistory(thought, previous + 2), chatModelFunctions(PROBE.tools as never), { continueAfterCall: true }).toString();
+/** Whether two calls in a row are rendered as `first` and then `second` (the same text, but where the template numbers its calls). */
+function rendersTwice(renderer: Renderer, thought: string | undefined, first: string, second: string, start: number): boolean {
+  const twice = renderContext(renderer.chatWrapper, probeHistory(thought, 2), chatModelFunctions(PROBE.tools as never), { continueAfterCall: true }).toString();
   const at = twice.indexOf(first, start);
   return at >= 0 && twice.indexOf(second, at + first.length) >= 0;
 }
@@ -187,17 +182,9 @@ function callNumberSlot(written: string, fields: Record<CallNumberSlot["field"],
 export function probeCallFrame(renderer: Renderer): FrameProbe {
   let withThought: ReturnType<typeof renderedStep>;
   let without: ReturnType<typeof renderedStep>;
-  // Where the generation prompt before the first call is rendered otherwise once the call follows it (Gemma 4 closes an
-  // empty thought channel that a call's turn does not show), the frame is read off a later call, which follows a result.
-  let previous = 0;
   try {
-    withThought = renderedStep(renderer, PROBE.thought, previous);
-    without = renderedStep(renderer, undefined, previous);
-    if (withThought === MOVED_PROMPT && without === MOVED_PROMPT) {
-      previous = 1;
-      withThought = renderedStep(renderer, PROBE.thought, previous);
-      without = renderedStep(renderer, undefined, previous);
-    }
+    withThought = renderedStep(renderer, PROBE.thought);
+    without = renderedStep(renderer, undefined);
   } catch (error) {
     // A chat template that refuses the probe conversation (a ChatTemplateError) has no frame to read.
     if (error instanceof NarrowgaugeError) return { ok: false, reason: `the chat format cannot render a call: ${error.message}` };
@@ -246,10 +233,9 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
   const written = step.slice(0, argsEnd + after.length);
   const thought = keepsThought ? PROBE.thought : undefined;
   let callNumber: CallNumberSlot | null = null;
-  if (!rendersTwice(renderer, thought, written, written, start, previous)) {
-    if (previous > 0) return { ok: false, reason: "a second call in a row is rendered in another frame" };
+  if (!rendersTwice(renderer, thought, written, written, start)) {
     const fields = { beforeArgs: { text: step.slice(nameEnd, found.at), offset: nameEnd }, after: { text: after, offset: argsEnd } };
-    callNumber = callNumberSlot(written, fields, (second) => rendersTwice(renderer, thought, written, second, start, previous));
+    callNumber = callNumberSlot(written, fields, (second) => rendersTwice(renderer, thought, written, second, start));
     if (!callNumber) return { ok: false, reason: "a second call in a row is rendered in another frame" };
   }
   write(part(argsEnd, argsEnd + after.length));

@@ -86,6 +86,12 @@ function unwritableTool(model: ModelPort, tools: readonly CodecTool[]): string |
       compileGbnf(params, { notation });
     } catch (error) {
       if (!(error instanceof UnsupportedSchemaError)) throw error;
+      try {
+        compileGbnf(params);
+      } catch {
+        // JSON cannot write it either: the tool's own check refuses it, naming the keyword.
+        continue;
+      }
       return `the ${notation} notation of the model's calls cannot write tool ${tool.name}'s parameters: ${error.message}`;
     }
   }

@@ -4,7 +4,7 @@ import { compileChatTemplate } from "../template/python-jinja.js";
 import { contentCallFrame } from "../template/content-calls.js";
 import type { MessageStyle } from "../template/template-messages.js";
 import type { RenderPart } from "../template/template-texts.js";
-import { readCallSyntax, readMessageStyle, renderPartsWith, renderWith } from "../template/template-style.js";
+import { readCallSyntax, readGenerationTail, readMessageStyle, renderPartsWith, renderWith } from "../template/template-style.js";
 
 /** The node-llama-cpp classes a template wrapper is built of (its module in Node, its bundled copy in the page). */
 export type TemplateClasses = Pick<typeof import("node-llama-cpp"), "ChatWrapper" | "JinjaTemplateChatWrapper" | "LlamaText" | "SpecialToken" | "SpecialTokensText">;
@@ -34,11 +34,15 @@ function toLlamaText(nlc: NodeLlamaCpp, parts: readonly RenderPart[], tokens: Te
  * syntax read off the template. `source` is the template; a template that
  * cannot be compiled is a ChatTemplateError.
  */
-export function templateChatWrapper(nlc: NodeLlamaCpp, source: string, tokens: TemplateTokens): ChatWrapper {
+export function templateChatWrapper(nlc: NodeLlamaCpp, source: string, tokens: TemplateTokens, options: { keepGenerationTail?: boolean } = {}): ChatWrapper {
   const template = compileChatTemplate(source);
-  const render = renderWith(template, tokens);
-  const renderParts = renderPartsWith(template, tokens);
-  const read = readMessageStyle(render);
+  const whole = renderWith(template, tokens);
+  const read = readMessageStyle(whole);
+  // The generation prompt's end that an answered turn drops (Gemma 4's empty thought channel) is left out of every prompt,
+  // unless the template's own prompt is asked for (to compare it with node-llama-cpp's rendering).
+  const tail = options.keepGenerationTail ? "" : readGenerationTail(whole, read);
+  const render = renderWith(template, tokens, tail);
+  const renderParts = renderPartsWith(template, tokens, tail);
   // A template that renders no calls, of a family known to write them in its content: written there, where the template shows them.
   const inContent = readCallSyntax(render, read) === null && tokens.hasToken ? contentCallFrame(tokens.hasToken) : null;
   const style: MessageStyle = inContent ? { ...read, callsInContent: inContent } : read;
@@ -108,15 +112,17 @@ export function chooseChatWrapper(nlc: TemplateClasses, resolved: ChatWrapper, m
   const isJinja = resolved instanceof nlc.JinjaTemplateChatWrapper;
   // llama.cpp's default: SentencePiece vocabularies start with BOS, byte-level BPE ones only where the file says so.
   const addBos = typeof metadata?.tokenizer?.ggml?.add_bos_token === "boolean" ? metadata.tokenizer.ggml.add_bos_token : metadata?.tokenizer?.ggml?.model === "llama";
+  const tokens: TemplateTokens = { bos: model.bos ?? "", eos: model.eos ?? "", addBos: addBos && model.bos !== null, ...(model.hasToken ? { hasToken: model.hasToken } : {}) };
   let own: ChatWrapper;
   try {
-    own = templateChatWrapper(nlc, source, { bos: model.bos ?? "", eos: model.eos ?? "", addBos: addBos && model.bos !== null, ...(model.hasToken ? { hasToken: model.hasToken } : {}) });
+    own = templateChatWrapper(nlc, source, tokens, { keepGenerationTail: true });
   } catch (error) {
     // node-llama-cpp's Jinja wrapper renders the same template: no other family's format.
     if (error instanceof ChatTemplateError && isJinja) return resolved;
     throw error;
   }
-  return rendersAlike(resolved, own, !isJinja) ? resolved : own;
+  // Compared as the template renders (node-llama-cpp's wrapper keeps the whole generation prompt, and is kept as it is where it renders alike).
+  return rendersAlike(resolved, own, !isJinja) ? resolved : templateChatWrapper(nlc, source, tokens);
 }
 
 /** What a model file says that picks its chat wrapper: its metadata (template, name, tokenizer) and its BOS and EOS texts. */

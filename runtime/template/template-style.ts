@@ -29,14 +29,11 @@ const probeCall = (calls: number): ChatHistoryItem[] => [...PROBE_START, { type:
 export function readCallSyntax(render: TemplateRender, style: MessageStyle): { prefix: string; paramsPrefix: string; suffix: string } | null {
   const plain = renders(render, [...PROBE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
   if (plain === null) return null;
-  // The first call's step, or where the generation prompt moves once a call follows it (Gemma 4), the second's (as call-frame.ts reads it).
-  const stepAfter = (previous: ChatHistoryItem[], calls: number) => {
-    const [start, call] = [renders(render, previous, style), renders(render, probeCall(calls), style)];
-    const at = start === null || call === null ? null : stepStart(start, call, PROBE_TASK);
-    return at === null ? null : call!.slice(at);
-  };
-  const step = stepAfter([...PROBE_START, { type: "model", response: [] }], 1) ?? stepAfter(probeCall(1), 2);
-  if (step === null) return null;
+  const start = renders(render, [...PROBE_START, { type: "model", response: [] }], style);
+  const call = renders(render, probeCall(1), style);
+  const stepAt = start === null || call === null ? null : stepStart(start, call, PROBE_TASK);
+  if (stepAt === null) return null;
+  const step = call!.slice(stepAt);
   const nameAt = step.indexOf("ProbeTool");
   if (nameAt < 0) return null;
   const nameEnd = nameAt + "ProbeTool".length;
@@ -111,11 +108,42 @@ function templateVariables(conversation: TemplateConversation, tokens: { bos: st
   return { messages: marked ? marked.messages : conversation.messages, ...(tools ? { tools } : {}), add_generation_prompt: conversation.addGenerationPrompt, bos_token: tokens.bos, eos_token: tokens.eos, enable_thinking: false };
 }
 
-/** The template's text for a conversation, rendered with the given template and model tokens. */
-export function renderWith(template: ChatTemplate, tokens: { bos: string; eos: string }): TemplateRender {
+/**
+ * The end of the generation prompt after a user message that the same turn,
+ * once answered, does not show (Gemma 4's empty thought channel
+ * `<|channel>thought\n<channel|>`, DeepSeek-R1's `<think>\n</think>`): ""
+ * for most templates. `render` renders without leaving it out.
+ */
+export function readGenerationTail(render: TemplateRender, style: MessageStyle): string {
+  const prompt = renders(render, [...PROBE_START, { type: "model", response: [] }], style);
+  const text = renders(render, [...PROBE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
+  const call = renders(render, probeCall(1), style);
+  if (prompt === null || text === null || call === null) return "";
+  let common = 0;
+  while (common < prompt.length && prompt[common] === text[common]) common++;
+  // The answered turn keeps everything up to the task (Mistral Nemo moves its system text: no dropped tail) and goes on with its text.
+  if (common < prompt.lastIndexOf(PROBE_TASK) + PROBE_TASK.length || !text.startsWith("ZZZ", common)) return "";
+  const tail = prompt.slice(common);
+  // Dropped too where the turn holds a call its result follows (a native step's next prompt), or it is kept.
+  return tail !== "" && call.startsWith(prompt.slice(0, common)) && !call.startsWith(tail, common) ? tail : "";
+}
+
+/**
+ * Whether a conversation's prompt ends with the generation prompt after a
+ * user message, `tail` included: then the tail is left out, so the model
+ * writes its turn as the next prompt will show it (the template's own
+ * answered turn), not after text that prompt drops.
+ */
+function endsWithTail(conversation: TemplateConversation, rendered: string, tail: string): boolean {
+  return tail !== "" && conversation.addGenerationPrompt && conversation.trailingText === "" && conversation.messages.at(-1)?.role === "user" && rendered.endsWith(tail);
+}
+
+/** The template's text for a conversation, rendered with the given template and model tokens, less the generation prompt's `tail` where the turn drops it (readGenerationTail). */
+export function renderWith(template: ChatTemplate, tokens: { bos: string; eos: string }, tail = ""): TemplateRender {
   return (history, functions, style) => {
     const conversation = templateConversation(history, functions, style);
-    return template.render(templateVariables(conversation, tokens)) + conversation.trailingText;
+    const rendered = template.render(templateVariables(conversation, tokens));
+    return (endsWithTail(conversation, rendered, tail) ? rendered.slice(0, -tail.length) : rendered) + conversation.trailingText;
   };
 }
 
@@ -125,12 +153,19 @@ export function renderWith(template: ChatTemplate, tokens: { bos: string; eos: s
  * by a second rendering with the texts as markers (template-texts.ts). Where
  * the two renderings do not line up, each text is found in order instead.
  */
-export function renderPartsWith(template: ChatTemplate, tokens: { bos: string; eos: string }): (history: readonly ChatHistoryItem[], functions: ChatModelFunctions | undefined, style: MessageStyle) => RenderPart[] {
+export function renderPartsWith(template: ChatTemplate, tokens: { bos: string; eos: string }, tail = ""): (history: readonly ChatHistoryItem[], functions: ChatModelFunctions | undefined, style: MessageStyle) => RenderPart[] {
   return (history, functions, style) => {
     const conversation = templateConversation(history, functions, style);
-    const real = template.render(templateVariables(conversation, tokens));
+    const rendered = template.render(templateVariables(conversation, tokens));
+    const real = endsWithTail(conversation, rendered, tail) ? rendered.slice(0, -tail.length) : rendered;
     const marked = markTexts({ messages: conversation.messages, ...(conversation.tools ? { tools: conversation.tools } : {}) }, conversation.pieces);
-    const parts = (marked && splitRendered(real, template.render(templateVariables(conversation, tokens, marked)), marked.originals)) ?? findTexts(real, conversation.texts);
+    let parts: RenderPart[] | null = null;
+    if (marked) {
+      const markedText = template.render(templateVariables(conversation, tokens, marked));
+      // The tail is the template's own text: the marked rendering ends with it too.
+      parts = splitRendered(real, real !== rendered ? markedText.slice(0, -tail.length) : markedText, marked.originals);
+    }
+    parts ??= findTexts(real, conversation.texts);
     return conversation.trailingText ? [...parts, { text: conversation.trailingText, special: false }] : parts;
   };
 }

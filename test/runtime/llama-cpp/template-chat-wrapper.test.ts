@@ -60,7 +60,7 @@ describe("a chat wrapper that renders the model's own chat template", () => {
     expect(frame(GEMMA2)).toEqual({ ok: false, reason: expect.stringContaining("Conversation roles must alternate") });
   });
 
-  it("reads Gemma 4's frame off a call after a result (its first call's generation prompt closes an empty thought channel the call's turn drops): the thought in its channel, its own argument syntax", () => {
+  it("reads Gemma 4's frame: the thought in its channel, its own argument syntax; the generation prompt without the empty thought channel an answered turn drops", () => {
     const frame = (source: string) => probeCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, source, tokens), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
     expect(frame(GEMMA4)).toEqual({
       ok: true,
@@ -69,6 +69,7 @@ describe("a chat wrapper that renders the model's own chat template", () => {
     expect(frame(LFM25)).toEqual({ ok: true, frame: expect.objectContaining({ keepsThought: true, afterThought: "<|tool_call_start|>[", beforeArgs: "", after: "]<|tool_call_end|>", notation: "python-call" }) });
     const text = render(GEMMA4).toString();
     expect(text).toContain('<|turn>model\n<|channel>thought\nI check Paris.\n<channel|><|tool_call>call:CityWeather{city:<|"|>Paris<|"|>}<tool_call|><|tool_response>');
+    expect(render(GEMMA4, [afterCall[0]!, afterCall[1]!, { type: "model", response: [] }]).toString().endsWith("<|turn>model\n")).toBe(true);
   });
 });
 
