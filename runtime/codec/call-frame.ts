@@ -12,8 +12,9 @@ import type { ModelPort } from "../engine/model-port.js";
  * How a model family's chat wrapper writes one call in an assistant turn,
  * read off the wrapper itself: `thought + afterThought + NAME + beforeArgs +
  * ARGS + after` (or `withoutThought + NAME + …` in a step without one), the
- * arguments in `notation` (JSON, or the template's own: value-notation.ts). A step written in this frame is, byte for byte,
- * what the wrapper renders for that call in the next turn's history.
+ * arguments in `notation` (JSON, or the template's own: value-notation.ts).
+ * A step written in this frame is, byte for byte, what the wrapper renders
+ * for that call in the next turn's history.
  */
 export interface CallFrame {
   /**

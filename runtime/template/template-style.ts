@@ -20,20 +20,20 @@ const probeCall = (calls: number): ChatHistoryItem[] => [...PROBE_START, { type:
 
 /**
  * The call syntax a template writes, read off its text: `prefix NAME
- * paramsPrefix ARGS suffix`, with ARGS as JSON, for the chat wrapper's
+ * paramsPrefix ARGS suffix`, ARGS in a notation it knows, for the chat wrapper's
  * function settings (call-frame.ts reads the exact frame off the rendered
  * prompt, cutting where a special token begins). Null where the template
  * writes no call, or writes its arguments in no notation narrowgauge knows
  * (value-notation.ts).
  */
 export function readCallSyntax(render: TemplateRender, style: MessageStyle): { prefix: string; paramsPrefix: string; suffix: string } | null {
-  const plain = renders(render, [...PROBE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
-  if (plain === null) return null;
   const start = renders(render, [...PROBE_START, { type: "model", response: [] }], style);
   const call = renders(render, probeCall(1), style);
-  const stepAt = start === null || call === null ? null : stepStart(start, call, PROBE_TASK);
+  const plain = renders(render, [...PROBE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
+  if (start === null || call === null || plain === null) return null;
+  const stepAt = stepStart(start, call, PROBE_TASK);
   if (stepAt === null) return null;
-  const step = call!.slice(stepAt);
+  const step = call.slice(stepAt);
   const nameAt = step.indexOf("ProbeTool");
   if (nameAt < 0) return null;
   const nameEnd = nameAt + "ProbeTool".length;
