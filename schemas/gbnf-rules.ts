@@ -23,17 +23,20 @@ function charClass(ranges: ReadonlyArray<readonly [number, number]>, negated = f
   return `[${negated ? "^" : ""}${merged.map(([from, to]) => (from === to ? escape(from) : `${escape(from)}-${escape(to)}`)).join("")}]`;
 }
 
-/** Printable ASCII a JSON string may hold as is: all but the quote, the backslash (escaped instead) and `excluded`. */
-function asciiRanges(excluded: string): Array<[number, number]> {
+/** Printable ASCII and the space, less `excluded`, as ranges. */
+function printableRanges(excluded: string): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
   for (let code = 0x20; code <= 0x7e; code++) {
-    if (code === 0x22 || code === 0x5c || excluded.includes(String.fromCharCode(code))) continue;
+    if (excluded.includes(String.fromCharCode(code))) continue;
     const last = ranges.at(-1);
     if (last && last[1] === code - 1) last[1] = code;
     else ranges.push([code, code]);
   }
   return ranges;
 }
+
+/** Printable ASCII a JSON string may hold as is: all but the quote, the backslash (escaped instead) and `excluded`. */
+const asciiRanges = (excluded: string) => printableRanges(`"\\${excluded}`);
 
 /**
  * Every code point past ASCII up to U+10FFFF, less surrogates and U+FFFD
@@ -69,14 +72,7 @@ const unescaped = (excluded: string) => `${charClass([...asciiRanges(excluded), 
  * beyond ASCII as a JSON string.
  */
 export function textCharClass(excluded: string): string {
-  const ranges: Array<[number, number]> = [];
-  for (let code = 0x21; code <= 0x7e; code++) {
-    if (excluded.includes(String.fromCharCode(code))) continue;
-    const last = ranges.at(-1);
-    if (last && last[1] === code - 1) last[1] = code;
-    else ranges.push([code, code]);
-  }
-  return `${charClass([...ranges, [0x7f, 0x7f]])} | ${BEYOND_ASCII}`;
+  return rawCharClass(` ${excluded}`);
 }
 
 /**
@@ -86,13 +82,7 @@ export function textCharClass(excluded: string): string {
  * ASCII as a JSON string; `ascii` leaves those out.
  */
 export function rawCharClass(excluded: string, ascii = false): string {
-  const ranges: Array<[number, number]> = [];
-  for (let code = 0x20; code <= 0x7e; code++) {
-    if (excluded.includes(String.fromCharCode(code))) continue;
-    const last = ranges.at(-1);
-    if (last && last[1] === code - 1) last[1] = code;
-    else ranges.push([code, code]);
-  }
+  const ranges = printableRanges(excluded);
   return ascii ? charClass(ranges) : `${charClass([...ranges, [0x7f, 0x7f]])} | ${BEYOND_ASCII}`;
 }
 
