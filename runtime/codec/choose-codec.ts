@@ -4,7 +4,7 @@ import { JSON_CODEC, JSON_V1_CODEC } from "./json-step-codec.js";
 import { nativeCallCodec } from "./native-call-codec.js";
 import type { CodecName, StepCodec } from "./step-codec.js";
 import { ConfigurationError } from "../../base/configuration-error.js";
-import { compileGbnf } from "../../schemas/gbnf-compiler.js";
+import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { normalizeSchema } from "../../schemas/dialects/normalize-schema.js";
 import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
 
@@ -83,11 +83,11 @@ function unwritableTool(model: ModelPort, tools: readonly CodecTool[]): string |
       continue;
     }
     try {
-      compileGbnf(params, { notation });
+      cachedGbnf(params, { notation });
     } catch (error) {
       if (!(error instanceof UnsupportedSchemaError)) throw error;
       try {
-        compileGbnf(params);
+        cachedGbnf(params);
       } catch {
         // JSON cannot write it either: the tool's own check refuses it, naming the keyword.
         continue;
