@@ -4,16 +4,25 @@
  * tokens and to one of about 7k, on models forged around corpus templates
  * (their real tokenizers), timed side by side in one process, interleaved:
  *
- * - render: the chat wrapper's rendering of the whole history (node-llama-cpp's
- *   Jinja wrapper, or narrowgauge's template wrapper);
+ * - render whole: the chat wrapper's rendering of the whole history
+ *   (node-llama-cpp's Jinja wrapper, or narrowgauge's template wrapper), what
+ *   every turn did before incremental-render.ts;
+ * - render: what a turn does now (renderContext): the history rendered as
+ *   what it adds to the last turn's prompt, where the checks allow;
  * - tokenize whole: tokenizing the whole rendered prompt (what every turn did
  *   before the held tokens were spliced);
  * - next prompt: what a turn does now (nextPrompt): the held tokens, and only
  *   the text after them tokenized.
  *
- * Ratios are 7k ÷ 1k of the medians.
+ * Each repeat renders a history, then times the next 6 turns' (their
+ * mean): a window is rendered anew every few turns and reused between.
+ * Ratios are 7k ÷ 1k of the medians; "now" is render + next prompt, "whole"
+ * render whole + tokenize whole.
  *
- *   npm run bench:turn-render [-- --templates A,B --repeats 15]
+ *   npm run bench:turn-render [-- --templates A,B --repeats 15 --small 1000]
+ *
+ * (`--small`: the smaller conversation's tokens; 3000 shows the cost once a
+ * conversation is longer than a window.)
  */
 import { parseArgs } from "node:util";
 import type { ChatHistoryItem, LlamaText } from "node-llama-cpp";
@@ -22,14 +31,19 @@ import { loadModel } from "../../runtime/backends/llama/load-model.js";
 import { chatModelFunctions } from "../../runtime/history/documented-functions.js";
 import { nextPrompt } from "../../runtime/history/held-prompt.js";
 import { appendItems, callItem, initialHistory } from "../../runtime/history/history-items.js";
-import { renderContext } from "../../runtime/history/render-history.js";
+import { renderContext, renderWhole } from "../../runtime/history/render-history.js";
 import { forgedTemplateModel } from "./template-models.js";
 
-const { values } = parseArgs({ options: { templates: { type: "string" }, repeats: { type: "string", default: "15" } } });
+const { values } = parseArgs({ options: { templates: { type: "string" }, repeats: { type: "string", default: "15" }, small: { type: "string", default: "1000" } } });
 const templates = values.templates?.split(",") ?? ["Qwen-Qwen3-0.6B", "NousResearch-Hermes-3-Llama-3.1-8B-tool_use", "meta-llama-Llama-3.2-3B-Instruct", "llama-cpp-microsoft-Phi-4-mini-instruct"];
 const repeats = Number(values.repeats);
+const TURNS = 6;
 
-const step = (index: number) => callItem(`Look up the weather once more, ${index}.`, "CityWeather", { city: "Paris" }, { city: "Paris", temperatureC: 18, conditions: "cloudy with rain later in the evening", humidity: 60 });
+// Numbered as a run numbers its calls (a template that gives calls ids shows the same id for a call on every turn).
+// A run holds each call once: the same objects turn after turn (as runAgent's history does).
+const steps: ChatHistoryItem[] = [];
+const step = (index: number) => (steps[index] ??= newStep(index));
+const newStep = (index: number) => callItem(`Look up the weather once more, ${index}.`, "CityWeather", { city: "Paris" }, { city: "Paris", temperatureC: 18, conditions: "cloudy with rain later in the evening", humidity: 60 }, index + 1);
 function history(calls: number): ChatHistoryItem[] {
   const items = initialHistory("You are a careful assistant that answers by calling tools.", "What is the weather in Paris, and what is it in °F?");
   appendItems(items, Array.from({ length: calls }, (_, index) => step(index)), { joinModelTurns: true });
@@ -42,34 +56,48 @@ const time = (run: () => unknown) => {
   return performance.now() - started;
 };
 
-console.log("| template | wrapper | prompt tokens | spliced | render ms | tokenize whole ms | next prompt ms | render + next prompt, 7k ÷ 1k | render + tokenize whole, 7k ÷ 1k |");
-console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+console.log("| template | wrapper | prompt tokens (calls) | spliced | render whole ms | render ms | tokenize whole ms | next prompt ms | now, 7k ÷ 1k | whole, 7k ÷ 1k |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const template of templates) {
   const port = await loadModel(await forgedTemplateModel(template), { sequences: 1 });
   try {
     const functions = chatModelFunctions(weatherTools as never, { answerRequired: true });
     const render = (calls: number) => renderContext(port.chatWrapper, history(calls), functions, { continueAfterCall: true });
+    const renderAll = (calls: number) => renderWhole(port.chatWrapper, history(calls), functions);
     /** The fewest calls whose prompt holds at least `tokens` tokens. */
     const callsFor = (tokens: number) => {
       let calls = 1;
       while (port.tokenize(render(calls)).length < tokens) calls = Math.ceil(calls * 1.25);
       return calls;
     };
-    const sizes = [callsFor(1000), callsFor(7000)].map((calls) => {
+    const sizes = [callsFor(Number(values.small)), callsFor(7000)].map((calls) => {
       const previous = render(calls);
-      return { calls, held: { text: previous.toString(), tokens: port.tokenize(previous) }, ms: { render: [] as number[], whole: [] as number[], next: [] as number[] } };
+      return { calls, held: { text: previous.toString(), tokens: port.tokenize(previous) }, ms: { renderWhole: [] as number[], render: [] as number[], whole: [] as number[], next: [] as number[] } };
     });
+    // Each step timed in a loop of its own (one's garbage is not collected in another's time): what a turn does now, then what it did before.
+    const last = new Map<number, LlamaText>();
     for (let repeat = 0; repeat < repeats; repeat++) {
       for (const size of sizes) {
-        let rendered = render(size.calls + 1);
-        size.ms.render.push(time(() => (rendered = render(size.calls + 1))));
+        // Turns in a row, as a run renders them (a window is rendered anew every few turns and reused between): their mean.
+        let rendered = render(size.calls - TURNS + 1);
+        size.ms.render.push(time(() => Array.from({ length: TURNS }, (_, turn) => (rendered = render(size.calls - TURNS + 2 + turn)))) / TURNS);
+        last.set(size.calls, rendered);
+      }
+    }
+    for (let repeat = 0; repeat < repeats; repeat++) {
+      for (const size of sizes) size.ms.next.push(time(() => nextPrompt(port, last.get(size.calls)!, size.held, true)));
+    }
+    for (let repeat = 0; repeat < repeats; repeat++) {
+      for (const size of sizes) {
+        let rendered = renderAll(size.calls + 1);
+        size.ms.renderWhole.push(time(() => (rendered = renderAll(size.calls + 1))));
         size.ms.whole.push(time(() => port.tokenize(rendered)));
-        size.ms.next.push(time(() => nextPrompt(port, rendered, size.held, true)));
       }
     }
     // Whether the next prompt kept the held tokens and tokenized only the rest (else it fell back to tokenizing the whole text).
     const spliced = sizes
       .map((size) => {
+        render(size.calls);
         const rendered = render(size.calls + 1);
         let whole = false;
         const watched = { tokenize: (text: LlamaText) => ((whole ||= text.toString() === rendered.toString()), port.tokenize(text)), detokenizeForSpy: (tokens: readonly number[]) => port.detokenizeForSpy(tokens), writesControlToken: port.writesControlToken?.bind(port) };
@@ -77,11 +105,11 @@ for (const template of templates) {
         return whole ? "no" : "yes";
       })
       .join(" / ");
-    type Row = { tokens: number; render: number; whole: number; next: number };
-    const [short, long] = sizes.map((size): Row => ({ tokens: size.held.tokens.length, render: median(size.ms.render), whole: median(size.ms.whole), next: median(size.ms.next) }));
+    type Row = { tokens: number; renderWhole: number; render: number; whole: number; next: number };
+    const [short, long] = sizes.map((size): Row => ({ tokens: size.held.tokens.length, renderWhole: median(size.ms.renderWhole), render: median(size.ms.render), whole: median(size.ms.whole), next: median(size.ms.next) }));
     const ratio = (pick: (size: Row) => number) => (pick(long!) / pick(short!)).toFixed(2);
     console.log(
-      `| ${template} | ${port.description.wrapper} | ${short!.tokens} / ${long!.tokens} | ${spliced} | ${short!.render.toFixed(2)} / ${long!.render.toFixed(2)} | ${short!.whole.toFixed(2)} / ${long!.whole.toFixed(2)} | ${short!.next.toFixed(2)} / ${long!.next.toFixed(2)} | ${ratio((size) => size.render + size.next)} | ${ratio((size) => size.render + size.whole)} |`,
+      `| ${template} | ${port.description.wrapper} | ${short!.tokens} (${sizes[0]!.calls}) / ${long!.tokens} (${sizes[1]!.calls}) | ${spliced} | ${short!.renderWhole.toFixed(2)} / ${long!.renderWhole.toFixed(2)} | ${short!.render.toFixed(2)} / ${long!.render.toFixed(2)} | ${short!.whole.toFixed(2)} / ${long!.whole.toFixed(2)} | ${short!.next.toFixed(2)} / ${long!.next.toFixed(2)} | ${ratio((size) => size.render + size.next)} | ${ratio((size) => size.renderWhole + size.whole)} |`,
     );
   } finally {
     await port.dispose();

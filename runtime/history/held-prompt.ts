@@ -1,6 +1,6 @@
 import type { LlamaText } from "node-llama-cpp";
 import type { ModelPort } from "../engine/model-port.js";
-import { sliceLlamaText } from "./llama-text-slice.js";
+import { sliceLlamaText, sliceLlamaTextEnd } from "./llama-text-slice.js";
 
 /**
  * What a run's model session has read and written so far, as the history
@@ -81,19 +81,58 @@ function sameControlTokens(renderer: Renderer, rendered: LlamaText, held: HeldTe
  * where the rest reads back as its text after the held tokens (a tokenizer
  * that writes a leading space or a BOS of its own at the start of a text
  * would not) and the held step holds the control tokens the rendered
- * history holds there. Only what is new is tokenized: a turn's cost does
- * not grow with the conversation. Otherwise the whole text is tokenized, as
- * the first prompt is.
+ * history holds there. Where the rendered text leaves the held text near
+ * its end (a template that ends its last message otherwise once a turn
+ * follows it: Hermes-3's last tool result), the held tokens before that
+ * point are kept the same way, the step among them only whole. Only what is
+ * new is tokenized: a turn's cost does not grow with the conversation.
+ * Otherwise the whole text is tokenized, as the first prompt is.
  */
 export function nextPrompt(renderer: Renderer, rendered: LlamaText, held: HeldText | undefined, splice: boolean): NextPrompt {
   const text = rendered.toString();
   if (splice && held && held.tokens.length > 0 && text.length > held.text.length && text.startsWith(held.text) && sameControlTokens(renderer, rendered, held)) {
-    const restText = sliceLlamaText(rendered, held.text.length);
-    const rest = renderer.tokenize(restText);
-    if (readsAs(renderer, held.tokens, rest, readAs(renderer, restText))) return { tokens: [...held.tokens, ...rest], appended: rest.length, text };
+    const spliced = splicedAfter(renderer, rendered, text, held.tokens, held.text.length);
+    if (spliced) return { tokens: spliced, appended: spliced.length - held.tokens.length, text };
+  } else if (splice && held && held.tokens.length > 0) {
+    const kept = keptBefore(renderer, held, commonPrefixLength(text, held.text));
+    const spliced = kept && splicedAfter(renderer, rendered, text, kept.tokens, kept.text);
+    if (spliced) return { tokens: spliced, appended: null, text };
   }
   const canonical = renderer.tokenize(rendered);
   return { tokens: canonical, appended: held && startsWith(canonical, held.tokens) ? canonical.length - held.tokens.length : null, text };
+}
+
+/** `tokens` (reading as the rendered text's first `length` characters) followed by the rest of the text tokenized on its own, where it reads back as its text after them. */
+function splicedAfter(renderer: Renderer, rendered: LlamaText, text: string, tokens: readonly number[], length: number): number[] | null {
+  const restText = sliceLlamaTextEnd(rendered, text.length - length);
+  const rest = renderer.tokenize(restText);
+  return readsAs(renderer, tokens, rest, readAs(renderer, restText)) ? [...tokens, ...rest] : null;
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let index = 0;
+  while (index < limit && a.charCodeAt(index) === b.charCodeAt(index)) index++;
+  return index;
+}
+
+/**
+ * The held tokens that read as the held text's first `length` characters or
+ * fewer: the last ones dropped (the held step always whole: its control
+ * tokens are checked whole) until what they read as covers the rest. Null
+ * where the dropped tokens do not read as the held text's end.
+ */
+function keptBefore(renderer: Renderer, held: HeldText, length: number): { tokens: readonly number[]; text: number } | null {
+  const end = held.step ? held.step.tokens : held.tokens.length;
+  for (let dropping = 0; ; dropping = Math.max(1, dropping * 2)) {
+    const from = Math.max(0, end - dropping);
+    const context = held.tokens.slice(Math.max(0, from - SEAM), from);
+    const dropped = renderer.detokenizeForSpy([...context, ...held.tokens.slice(from)]).slice(renderer.detokenizeForSpy(context).length);
+    if (!held.text.endsWith(dropped)) return null;
+    const text = held.text.length - dropped.length;
+    if (text <= length) return from > 0 ? { tokens: held.tokens.slice(0, from), text } : null;
+    if (from === 0) return null;
+  }
 }
 
 /**

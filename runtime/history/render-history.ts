@@ -1,5 +1,9 @@
 import type { ChatHistoryItem, ChatModelFunctions, ChatWrapper, LlamaModel, LlamaText, Token } from "node-llama-cpp";
 import type { ModelPort } from "../engine/model-port.js";
+import { IncrementalRenderer } from "./incremental-render.js";
+
+/** Each chat wrapper's recent prompts, which a history that goes on from one is rendered as an addition to (incremental-render.ts). */
+const renderers = new WeakMap<ChatWrapper, IncrementalRenderer>();
 
 /**
  * A history rendered by the model's own chat wrapper, special tokens kept
@@ -12,14 +16,21 @@ import type { ModelPort } from "../engine/model-port.js";
  * (`<|im_start|>assistant\n<think>\n\n</think>\n\n` for Qwen3). Without,
  * an empty model turn is appended, which node-llama-cpp joins to the call's
  * turn with an extra "\n\n" (the prompts the trained demo model learned).
+ *
+ * A history that goes on from one rendered before costs what it adds, not
+ * the whole conversation (incremental-render.ts).
  */
 export function renderContext(chatWrapper: ChatWrapper, history: readonly ChatHistoryItem[], functions?: ChatModelFunctions, options: { continueAfterCall?: boolean } = {}): LlamaText {
   const endsWithCall = history.at(-1)?.type === "model" && (history.at(-1) as { response: unknown[] }).response.some((item) => typeof item === "object" && (item as { type?: string }).type === "functionCall");
-  return chatWrapper.generateContextState({
-    chatHistory: options.continueAfterCall && endsWithCall ? [...history] : [...history, { type: "model", response: [] }],
-    availableFunctions: functions,
-    documentFunctionParams: functions ? true : undefined,
-  }).contextText;
+  const chatHistory = options.continueAfterCall && endsWithCall ? history : [...history, { type: "model" as const, response: [] }];
+  let renderer = renderers.get(chatWrapper);
+  if (!renderer) renderers.set(chatWrapper, (renderer = new IncrementalRenderer()));
+  return renderer.render(chatHistory, JSON.stringify(functions ?? null), (items) => renderWhole(chatWrapper, items, functions));
+}
+
+/** The chat wrapper's rendering of the whole history. */
+export function renderWhole(chatWrapper: ChatWrapper, chatHistory: ChatHistoryItem[], functions?: ChatModelFunctions): LlamaText {
+  return chatWrapper.generateContextState({ chatHistory, availableFunctions: functions, documentFunctionParams: functions ? true : undefined }).contextText;
 }
 
 /**

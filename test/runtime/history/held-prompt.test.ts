@@ -49,11 +49,29 @@ describe("nextPrompt: the held tokens, then only what is new", () => {
     expect(renderer.tokenized).toEqual([" R", "Q:a R"]);
   });
 
-  it("tokenizes the whole text where it does not begin with the held text, or splicing is off", () => {
+  it("tokenizes the whole text where splicing is off, or where it leaves the held text and the held tokens do not read as it", () => {
     const renderer = standIn();
     const held = { text: "Q:a", tokens: codes("Q:a") };
-    expect(nextPrompt(renderer, LlamaText("Q:b R"), held, true)).toEqual({ tokens: codes("Q:b R"), appended: null, text: "Q:b R" });
     expect(nextPrompt(renderer, LlamaText("Q:a R"), held, false)).toEqual({ tokens: codes("Q:a R"), appended: 2, text: "Q:a R" });
+    expect(renderer.tokenized).toEqual(["Q:a R"]);
+    const misread = { ...renderer, detokenizeForSpy: (tokens: readonly number[]) => renderer.detokenizeForSpy(tokens).toUpperCase() };
+    expect(nextPrompt(misread, LlamaText("Q:b R"), held, true)).toEqual({ tokens: codes("Q:b R"), appended: null, text: "Q:b R" });
+  });
+
+  it("keeps the held tokens before where the rendering leaves the held text (a template that ends its last message otherwise) and tokenizes only the rest", () => {
+    const renderer = standIn();
+    const spy = { ...renderer, detokenizeForSpy: (tokens: readonly number[]) => tokens.map((token) => (token === 900 ? "ab" : renderer.detokenizeForSpy([token]))).join("") };
+    const held = { text: "Q:ab</r>", tokens: [...codes("Q:"), 900, ...codes("</r>")] };
+    expect(nextPrompt(spy, LlamaText("Q:ab\n</r> S"), held, true)).toEqual({ tokens: [...codes("Q:"), 900, ...codes("\n</r> S")], appended: null, text: "Q:ab\n</r> S" });
+    expect(renderer.tokenized).toEqual(["\n</r> S"]);
+  });
+
+  it("drops the held step whole where the rendering leaves the held text inside it", () => {
+    const renderer = standIn();
+    const spy = { ...renderer, detokenizeForSpy: (tokens: readonly number[]) => tokens.map((token) => (token === 900 ? "ab" : renderer.detokenizeForSpy([token]))).join("") };
+    const held = { text: "Q:[ab]", tokens: [...codes("Q:["), 900, ...codes("]")], step: { text: 3, tokens: 3 } };
+    expect(nextPrompt(spy, LlamaText("Q:[ab ] R"), held, true)).toEqual({ tokens: codes("Q:[ab ] R"), appended: null, text: "Q:[ab ] R" });
+    expect(renderer.tokenized).toEqual(["ab ] R"]);
   });
 });
 
