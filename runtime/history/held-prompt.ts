@@ -126,11 +126,14 @@ function keptBefore(renderer: Renderer, held: HeldText, length: number): { token
   const end = held.step ? held.step.tokens : held.tokens.length;
   for (let dropping = 0; ; dropping = Math.max(1, dropping * 2)) {
     const from = Math.max(0, end - dropping);
-    const context = held.tokens.slice(Math.max(0, from - SEAM), from);
-    const dropped = renderer.detokenizeForSpy([...context, ...held.tokens.slice(from)]).slice(renderer.detokenizeForSpy(context).length);
-    if (!held.text.endsWith(dropped)) return null;
+    const context = renderer.detokenizeForSpy(held.tokens.slice(Math.max(0, from - SEAM), from));
+    const both = renderer.detokenizeForSpy(held.tokens.slice(Math.max(0, from - SEAM)));
+    // A cut inside a character (a byte-level token of a multi-byte one) reads as U+FFFD on both sides: not a place to cut.
+    const whole = both.startsWith(context) && !context.endsWith("\uFFFD") && !both.startsWith("\uFFFD", context.length);
+    const dropped = both.slice(context.length);
+    if (whole && !held.text.endsWith(dropped)) return null;
     const text = held.text.length - dropped.length;
-    if (text <= length) return from > 0 ? { tokens: held.tokens.slice(0, from), text } : null;
+    if (whole && text <= length) return from > 0 ? { tokens: held.tokens.slice(0, from), text } : null;
     if (from === 0) return null;
   }
 }

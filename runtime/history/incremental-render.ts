@@ -23,7 +23,9 @@ import { sliceLlamaText, sliceLlamaTextEnd, textRuns } from "./llama-text-slice.
  *   cut out, as text and as special-token and plain parts: the window's old
  *   items render in the window exactly as they do at the end of the whole
  *   history (a template that numbers calls, marks the first one, or reads
- *   the last query shows it there);
+ *   the last query shows it there). Where the old part begins is read off
+ *   the head rendered alone, so an old part that repeats the turns after
+ *   the head cannot pass by matching the prompt's beginning;
  * - the window with what is new extends the window without it, or rewrites
  *   only its last turn (Hermes-3 and DeepSeek-R1 end their last tool result
  *   otherwise than one a turn follows);
@@ -34,7 +36,8 @@ import { sliceLlamaText, sliceLlamaTextEnd, textRuns } from "./llama-text-slice.
  *
  * What no window can show: a template whose rendering of a turn before the
  * window changes when a call is added (one that marked every earlier call
- * to the same city as the newest, say). No template of the corpus does.
+ * to the same city as the newest, say). No template of the corpus does;
+ * renderContext renders as additions only with the wrappers the tests cover.
  * The tests render every corpus template both ways, turn by turn, on
  * random runs (test/runtime/history/incremental-render.test.ts).
  */
@@ -58,6 +61,8 @@ interface Rendered {
   readonly window?: {
     readonly headEnd: number;
     readonly start: number;
+    /** Where the old part begins in the window's text. */
+    readonly oldAt: number;
     readonly text: LlamaText;
     readonly string: string;
     /** Where the units this prompt added begin, and where the window's text with them left the window's text without them. */
@@ -68,7 +73,7 @@ interface Rendered {
 /** Items of old history a window starts with beside its head: enough that a template's state (numbering, a call's turn, the last query) shows in them. */
 const WINDOW_UNITS = 2;
 /** Histories remembered per renderer: conversations rendered in turn on one model (a server's slots) each keep theirs. */
-const REMEMBERED = 8;
+const REMEMBERED = 32;
 
 function unitsOf(history: readonly ChatHistoryItem[]): Unit[] {
   const units: Unit[] = [];
@@ -174,6 +179,7 @@ function lastTurnStart(units: readonly Unit[]): number {
 /** Prompts a renderer made, kept to render the next turn's as what it appends. */
 export class IncrementalRenderer {
   private readonly rendered: Rendered[] = [];
+  private lastHead: { readonly key: string; readonly units: readonly Unit[]; readonly text: string } | undefined;
   /** How many histories were rendered as an addition, and how many whole. */
   readonly counts = { appended: 0, whole: 0 };
 
@@ -196,6 +202,15 @@ export class IncrementalRenderer {
     return text;
   }
 
+  /** The head rendered alone (kept while the head and the key stay the same). */
+  private headText(head: readonly Unit[], key: string, render: (history: ChatHistoryItem[]) => LlamaText): string {
+    const last = this.lastHead;
+    if (last && last.key === key && last.units.length === head.length && head.every((unit, index) => sameUnit(unit, last.units[index]!))) return last.text;
+    const text = render(historyOf(head)).toString();
+    this.lastHead = { key, units: head, text };
+    return text;
+  }
+
   private appended(units: readonly Unit[], earlier: Rendered, render: (history: ChatHistoryItem[]) => LlamaText): Omit<Rendered, "key" | "units"> | null {
     if (!onlyCalls(earlier.units, units)) return null;
     // The head: up to the last question and the first call after it (a template may show a question's turns by where its last
@@ -212,6 +227,8 @@ export class IncrementalRenderer {
     const window = (rest: readonly Unit[]) => render(historyOf([...head, ...rest]));
     const beforeText = reused?.text ?? window(earlier.units.slice(start));
     const before = reused?.string ?? beforeText.toString();
+    // Where the window's old part begins: past the head's own text (the head rendered alone, once per head).
+    const oldAt = reused?.oldAt ?? commonPrefix(this.headText(head, earlier.key, render), before);
     const after = window(units.slice(start));
     const afterString = after.toString();
     // Where the window with what is new leaves the window without it: at its end, or inside its last item (a template that writes
@@ -224,16 +241,17 @@ export class IncrementalRenderer {
       const turnAt = reused?.added?.from === lastTurn ? reused.added.at : commonPrefix(before, window(earlier.units.slice(start, lastTurn)).toString());
       if (kept < turnAt) return null;
     }
-    // The window's old part renders as the earlier prompt's end, the rewritten part included.
+    // The window's head renders as the earlier prompt's beginning and its old part as that prompt's end, the rewritten part
+    // included (all of it: an old part that repeats the turns after the head would match the beginning too).
     const prefix = commonPrefix(before, earlier.string);
     const suffix = commonSuffix(before, earlier.string);
-    if (prefix + suffix < before.length || kept < before.length - suffix) return null;
+    if (prefix < oldAt || suffix < before.length - oldAt || kept < before.length - suffix) return null;
     // ...and tokenizes alike: the same special-token text and plain text, where the window's text extends and where it meets the earlier prompt.
     const runsOf = (text: LlamaText, start: number, end?: number) => textRuns(sliceLlamaText(text, start, end));
     if (runsOf(after, 0, kept) !== runsOf(beforeText, 0, kept)) return null;
     if (runsOf(beforeText, 0, prefix) !== runsOf(earlier.text, 0, prefix) || textRuns(sliceLlamaTextEnd(beforeText, suffix)) !== textRuns(sliceLlamaTextEnd(earlier.text, suffix))) return null;
     const cut = earlier.string.length - (before.length - kept);
     const text = kept === before.length ? earlier.text.concat(sliceLlamaText(after, kept)) : sliceLlamaText(earlier.text, 0, cut).concat(sliceLlamaText(after, kept));
-    return { text, string: earlier.string.slice(0, cut) + afterString.slice(kept), window: { headEnd, start, text: after, string: afterString, ...(isEmptyTurn(earlier.units.at(-1)) ? {} : { added: { from: earlier.units.length, at: kept } }) } };
+    return { text, string: earlier.string.slice(0, cut) + afterString.slice(kept), window: { headEnd, start, oldAt, text: after, string: afterString, ...(isEmptyTurn(earlier.units.at(-1)) ? {} : { added: { from: earlier.units.length, at: kept } }) } };
   }
 }

@@ -6,6 +6,16 @@ import { IncrementalRenderer } from "./incremental-render.js";
 const renderers = new WeakMap<ChatWrapper, IncrementalRenderer>();
 
 /**
+ * The wrappers rendered as additions: those the incremental renderer is
+ * tested against on random runs (test/runtime/history/incremental-render.test.ts):
+ * the model's own template, node-llama-cpp's Jinja wrapper, and its ChatML,
+ * General and Llama 3.1 wrappers. Others render whole: Functionary's writes
+ * all the calls of a response together before their results, so a call
+ * added changes text no window shows.
+ */
+const INCREMENTAL_WRAPPERS: ReadonlySet<string> = new Set(["Template", "JinjaTemplate", "ChatML", "General", "Llama 3.1"]);
+
+/**
  * A history rendered by the model's own chat wrapper, special tokens kept
  * special, ending at the opening of a new model turn where sampling starts.
  * With `functions`, the wrapper documents them in its system message.
@@ -23,6 +33,7 @@ const renderers = new WeakMap<ChatWrapper, IncrementalRenderer>();
 export function renderContext(chatWrapper: ChatWrapper, history: readonly ChatHistoryItem[], functions?: ChatModelFunctions, options: { continueAfterCall?: boolean } = {}): LlamaText {
   const endsWithCall = history.at(-1)?.type === "model" && (history.at(-1) as { response: unknown[] }).response.some((item) => typeof item === "object" && (item as { type?: string }).type === "functionCall");
   const chatHistory = options.continueAfterCall && endsWithCall ? history : [...history, { type: "model" as const, response: [] }];
+  if (!INCREMENTAL_WRAPPERS.has(chatWrapper.wrapperName)) return renderWhole(chatWrapper, [...chatHistory], functions);
   let renderer = renderers.get(chatWrapper);
   if (!renderer) renderers.set(chatWrapper, (renderer = new IncrementalRenderer()));
   return renderer.render(chatHistory, JSON.stringify(functions ?? null), (items) => renderWhole(chatWrapper, items, functions));

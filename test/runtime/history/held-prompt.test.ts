@@ -66,6 +66,16 @@ describe("nextPrompt: the held tokens, then only what is new", () => {
     expect(renderer.tokenized).toEqual(["\n</r> S"]);
   });
 
+  it("never keeps held tokens that end inside a character (a byte-level tokenizer's multi-byte one reads as U+FFFD)", () => {
+    const encoder = new TextEncoder();
+    const decoder = new TextDecoder();
+    const bytes = { tokenize: (text: LlamaText) => Array.from(encoder.encode(text.toString())), detokenizeForSpy: (tokens: readonly number[]) => decoder.decode(new Uint8Array(tokens)) };
+    const held = { text: "Q:aébcd", tokens: bytes.tokenize(LlamaText("Q:aébcd")) };
+    const prompt = nextPrompt(bytes, LlamaText("Q:aéXbcd R"), held, true);
+    expect(bytes.detokenizeForSpy(prompt.tokens)).toBe("Q:aéXbcd R");
+    expect(prompt.tokens).toEqual(bytes.tokenize(LlamaText("Q:aéXbcd R")));
+  });
+
   it("drops the held step whole where the rendering leaves the held text inside it", () => {
     const renderer = standIn();
     const spy = { ...renderer, detokenizeForSpy: (tokens: readonly number[]) => tokens.map((token) => (token === 900 ? "ab" : renderer.detokenizeForSpy([token]))).join("") };

@@ -3,7 +3,7 @@ import { LlamaText, type ChatHistoryItem, type ChatModelFunctions, type ChatMode
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IncrementalRenderer } from "../../../runtime/history/incremental-render.js";
-import { renderWhole } from "../../../runtime/history/render-history.js";
+import { renderContext, renderWhole } from "../../../runtime/history/render-history.js";
 import { templateChatWrapper } from "../../../runtime/llama-cpp/template-chat-wrapper.js";
 import { corpusTemplates } from "../../chat-templates/corpus.js";
 
@@ -83,7 +83,7 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
 );
 
 /** The histories a run's operations make, one after each. */
-function historiesOf(operations: readonly Operation[]): ChatHistoryItem[][] {
+function historiesOf(operations: readonly Operation[], numbered = true): ChatHistoryItem[][] {
   const history: ChatHistoryItem[] = [
     { type: "system", text: "You are careful." },
     { type: "user", text: "What is the weather?" },
@@ -99,7 +99,7 @@ function historiesOf(operations: readonly Operation[]): ChatHistoryItem[][] {
     if (op.kind === "call") {
       const city = ["Paris", "Tokyo", "Lima", "Oslo"][op.city]!;
       const result = op.textResult ? `${city}: 18 °C` : { city, temperatureC: 18 + op.city };
-      appendParts([...(op.thought ? [`I look up ${city}.`] : []), { type: "functionCall", name: "CityWeather", params: { city }, result, callNumber: ++calls } as ChatModelResponse["response"][number]]);
+      appendParts([...(op.thought ? [`I look up ${city}.`] : []), { type: "functionCall", name: "CityWeather", params: { city }, result, ...(numbered ? { callNumber: ++calls } : (calls++, {})) } as ChatModelResponse["response"][number]]);
     } else if (op.kind === "answer") appendParts([`It is ${calls} °C.`]);
     else if (op.kind === "user") history.push({ type: "user", text: `And question ${out.length}?` });
     else {
@@ -129,17 +129,28 @@ describe("incremental rendering: every turn as the whole history renders it, at 
     });
   }
 
+  it("renders whole through renderContext with a wrapper it is not tested against: Functionary's writes a response's calls together, before their results", () => {
+    const wrapper = new nodeLlamaCpp.FunctionaryChatWrapper();
+    // Calls to one city, a note into the last result, then a call with a thought (a run fast-check found).
+    const call = (thought: boolean): Operation => ({ kind: "call", thought, city: 0, textResult: false });
+    const operations: Operation[] = [call(false), call(false), call(false), call(true), call(false), call(true), call(false), { kind: "note" }, call(true)];
+    for (const history of historiesOf(operations, false)) expect(renderContext(wrapper, history, functions).toString()).toBe(renderWhole(wrapper, [...history, { type: "model", response: [] }], functions).toString());
+  });
+
   const partText = (part: ChatModelResponse["response"][number]) => (typeof part === "string" ? part : `call ${part.type === "functionCall" ? JSON.stringify(part.params) : ""}`);
-  it("on random runs (calls, answers, new questions, notes into a result), every template renders every turn as the whole history does", () => {
+  it("on random runs (calls numbered or not, answers, new questions, notes into a result), every template renders every turn as the whole history does", () => {
     const wrappers = Object.entries(corpusTemplates()).flatMap(([name, source]) => [
       { name, wrapper: templateChatWrapper(nodeLlamaCpp, source, tokens) },
       ...(/Qwen3|Nemotron/.test(name) ? [{ name: `${name} (node-llama-cpp's Jinja)`, wrapper: new nodeLlamaCpp.JinjaTemplateChatWrapper({ template: source }) as ChatWrapper }] : []),
     ]);
+    // node-llama-cpp's wrappers that renderContext renders as additions too (ChatML is the demo model's).
+    for (const Wrapper of [nodeLlamaCpp.ChatMLChatWrapper, nodeLlamaCpp.GeneralChatWrapper, nodeLlamaCpp.Llama3_1ChatWrapper]) wrappers.push({ name: Wrapper.name, wrapper: new Wrapper() });
     let appended = 0;
     fc.assert(
-      fc.property(fc.constantFrom(...wrappers), fc.array(operation, { minLength: 4, maxLength: 40 }), fc.boolean(), ({ wrapper }, operations, native) => {
+      fc.property(fc.constantFrom(...wrappers), fc.array(operation, { minLength: 4, maxLength: 40 }), fc.boolean(), fc.boolean(), ({ wrapper }, operations, native, numbered) => {
         const renderer = new IncrementalRenderer();
-        for (const history of historiesOf(operations)) {
+        // Calls the step numbered (native) or not (the json codec's: a template that gives ids numbers them by position).
+        for (const history of historiesOf(operations, numbered)) {
           const shown = native && history.at(-1)?.type === "model" && (history.at(-1) as ChatModelResponse).response.some((part) => typeof part === "object") ? history : [...history, { type: "model" as const, response: [] }];
           let whole: string;
           try {
