@@ -1,5 +1,6 @@
 import type { LlamaText } from "node-llama-cpp";
 import type { ModelPort } from "../engine/model-port.js";
+import { commonPrefix } from "./incremental-render.js";
 import { sliceLlamaText, sliceLlamaTextEnd } from "./llama-text-slice.js";
 
 /**
@@ -94,7 +95,7 @@ export function nextPrompt(renderer: Renderer, rendered: LlamaText, held: HeldTe
     const spliced = splicedAfter(renderer, rendered, text, held.tokens, held.text.length);
     if (spliced) return { tokens: spliced, appended: spliced.length - held.tokens.length, text };
   } else if (splice && held && held.tokens.length > 0) {
-    const kept = keptBefore(renderer, held, commonPrefixLength(text, held.text));
+    const kept = keptBefore(renderer, held, commonPrefix(text, held.text));
     const spliced = kept && splicedAfter(renderer, rendered, text, kept.tokens, kept.text);
     if (spliced) return { tokens: spliced, appended: null, text };
   }
@@ -107,13 +108,6 @@ function splicedAfter(renderer: Renderer, rendered: LlamaText, text: string, tok
   const restText = sliceLlamaTextEnd(rendered, text.length - length);
   const rest = renderer.tokenize(restText);
   return readsAs(renderer, tokens, rest, readAs(renderer, restText)) ? [...tokens, ...rest] : null;
-}
-
-function commonPrefixLength(a: string, b: string): number {
-  const limit = Math.min(a.length, b.length);
-  let index = 0;
-  while (index < limit && a.charCodeAt(index) === b.charCodeAt(index)) index++;
-  return index;
 }
 
 /**

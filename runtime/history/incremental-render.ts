@@ -137,7 +137,8 @@ function historyOf(units: readonly Unit[]): ChatHistoryItem[] {
   return items;
 }
 
-function commonPrefix(a: string, b: string): number {
+/** How many leading characters two texts share. */
+export function commonPrefix(a: string, b: string): number {
   const limit = Math.min(a.length, b.length);
   let index = 0;
   while (index < limit && a.charCodeAt(index) === b.charCodeAt(index)) index++;
