@@ -14,8 +14,9 @@
  * - next prompt: what a turn does now (nextPrompt): the held tokens, and only
  *   the text after them tokenized.
  *
- * Each repeat renders a history, then times the next 6 turns' (their
- * mean): a window is rendered anew every few turns and reused between.
+ * Each repeat renders a history whole, then 4 turns as a run renders them
+ * (the first makes a window, which later turns cut), then times the next 6
+ * (their mean): the turns of a run at that length, its window made.
  * Ratios are 7k ÷ 1k of the medians; "now" is render + next prompt, "whole"
  * render whole + tokenize whole.
  *
@@ -38,6 +39,8 @@ const { values } = parseArgs({ options: { templates: { type: "string" }, repeats
 const templates = values.templates?.split(",") ?? ["Qwen-Qwen3-0.6B", "NousResearch-Hermes-3-Llama-3.1-8B-tool_use", "meta-llama-Llama-3.2-3B-Instruct", "llama-cpp-microsoft-Phi-4-mini-instruct"];
 const repeats = Number(values.repeats);
 const TURNS = 6;
+/** Turns rendered, untimed, after the whole history and before the timed ones: a run at that length has its window. */
+const WARM = 4;
 
 // Numbered as a run numbers its calls (a template that gives calls ids shows the same id for a call on every turn).
 // A run holds each call once: the same objects turn after turn (as runAgent's history does).
@@ -62,8 +65,8 @@ for (const template of templates) {
   const port = await loadModel(await forgedTemplateModel(template), { sequences: 1 });
   try {
     const functions = chatModelFunctions(weatherTools as never, { answerRequired: true });
-    const render = (calls: number) => renderContext(port.chatWrapper, history(calls), functions, { continueAfterCall: true });
-    const renderAll = (calls: number) => renderWhole(port.chatWrapper, history(calls), functions);
+    const renderHistoryOf = (items: ChatHistoryItem[]) => renderContext(port.chatWrapper, items, functions, { continueAfterCall: true });
+    const render = (calls: number) => renderHistoryOf(history(calls));
     /** The fewest calls whose prompt holds at least `tokens` tokens. */
     const callsFor = (tokens: number) => {
       let calls = 1;
@@ -78,9 +81,13 @@ for (const template of templates) {
     const last = new Map<number, LlamaText>();
     for (let repeat = 0; repeat < repeats; repeat++) {
       for (const size of sizes) {
-        // Turns in a row, as a run renders them (a window is rendered anew every few turns and reused between): their mean.
-        let rendered = render(size.calls - TURNS + 1);
-        size.ms.render.push(time(() => Array.from({ length: TURNS }, (_, turn) => (rendered = render(size.calls - TURNS + 2 + turn)))) / TURNS);
+        // Turns in a row, as a run renders them, after a few that make its window: their mean.
+        let rendered = render(size.calls - TURNS - WARM + 1);
+        for (let turn = 0; turn < WARM; turn++) rendered = render(size.calls - TURNS - WARM + 2 + turn);
+        // The histories built before the clock starts: a run appends a turn's items to the history it holds, where building
+        // one anew joins every call's response again (quadratic in the calls, and not what a turn does).
+        const histories = Array.from({ length: TURNS }, (_, turn) => history(size.calls - TURNS + 2 + turn));
+        size.ms.render.push(time(() => histories.forEach((items) => (rendered = renderHistoryOf(items)))) / TURNS);
         last.set(size.calls, rendered);
       }
     }
@@ -89,8 +96,9 @@ for (const template of templates) {
     }
     for (let repeat = 0; repeat < repeats; repeat++) {
       for (const size of sizes) {
-        let rendered = renderAll(size.calls + 1);
-        size.ms.renderWhole.push(time(() => (rendered = renderAll(size.calls + 1))));
+        const items = history(size.calls + 1);
+        let rendered = renderWhole(port.chatWrapper, items, functions);
+        size.ms.renderWhole.push(time(() => (rendered = renderWhole(port.chatWrapper, items, functions))));
         size.ms.whole.push(time(() => port.tokenize(rendered)));
       }
     }

@@ -1,6 +1,6 @@
 import type { LlamaText } from "node-llama-cpp";
 import type { ModelPort } from "../engine/model-port.js";
-import { commonPrefix } from "./incremental-render.js";
+import { commonPrefix } from "../../base/shared-text.js";
 import { sliceLlamaText, sliceLlamaTextEnd } from "./llama-text-slice.js";
 
 /**
@@ -107,7 +107,7 @@ export function nextPrompt(renderer: Renderer, rendered: LlamaText, held: HeldTe
 function splicedAfter(renderer: Renderer, rendered: LlamaText, text: string, tokens: readonly number[], length: number): number[] | null {
   const restText = sliceLlamaTextEnd(rendered, text.length - length);
   const rest = renderer.tokenize(restText);
-  return readsAs(renderer, tokens, rest, readAs(renderer, restText)) ? [...tokens, ...rest] : null;
+  return readsAs(renderer, tokens, rest, readAs(renderer, restText)) ? tokens.concat(rest) : null;
 }
 
 /**
@@ -140,5 +140,5 @@ function keptBefore(renderer: Renderer, held: HeldText, length: number): { token
  */
 export function heldAfterStep(renderer: Renderer, prompt: HeldText, step: { text: string; tokens: readonly number[] }): HeldText {
   if (!readsAs(renderer, prompt.tokens, step.tokens, step.text)) return prompt;
-  return { text: prompt.text + step.text, tokens: [...prompt.tokens, ...step.tokens], step: { text: prompt.text.length, tokens: prompt.tokens.length } };
+  return { text: prompt.text + step.text, tokens: prompt.tokens.concat(step.tokens), step: { text: prompt.text.length, tokens: prompt.tokens.length } };
 }

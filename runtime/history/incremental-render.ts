@@ -1,4 +1,6 @@
-import type { ChatHistoryItem, ChatModelResponse, LlamaText } from "node-llama-cpp";
+import type { ChatHistoryItem, LlamaText } from "node-llama-cpp";
+import { extendsUnits, historyOf, isCall, isEmptyTurn, lastTurnStart, onlyCalls, sameUnit, turnStart, unitsOf, type Unit } from "./history-units.js";
+import { commonPrefix, commonSuffix } from "../../base/shared-text.js";
 import { sliceLlamaText, sliceLlamaTextEnd, textRuns } from "./llama-text-slice.js";
 
 /**
@@ -31,8 +33,13 @@ import { sliceLlamaText, sliceLlamaTextEnd, textRuns } from "./llama-text-slice.
  *   otherwise than one a turn follows);
  * - the window holds less than half the history (else the whole costs no
  *   more).
- * A window is reused, turn after turn, until it holds four times the items
- * it started with, so that most turns render once.
+ * A turn renders once: the window without what is new is the last turn's
+ * window with what is new, kept. Its middle is cut, turn by turn, at the
+ * start of a turn it added (the head's own text put before it where the
+ * head alone ends as the history before that turn did), so that a window
+ * holds the head and the last two turns; the window with what is new is
+ * checked against the cut as against a rendered one. Only a window made anew
+ * (a new head, a turn rendered whole before) renders twice.
  *
  * What no window can show: a template whose rendering of a turn before the
  * window changes when a call is added (one that marked every earlier call
@@ -41,16 +48,6 @@ import { sliceLlamaText, sliceLlamaTextEnd, textRuns } from "./llama-text-slice.
  * The tests render every corpus template both ways, turn by turn, on
  * random runs (test/runtime/history/incremental-render.test.ts).
  */
-
-/** One history item, or one part of a model response: what a window is cut at. */
-interface Unit {
-  readonly item: number;
-  readonly source: ChatHistoryItem;
-  /** The response part; undefined for a system or user item, and for a model response with no parts. */
-  readonly part?: ChatModelResponse["response"][number];
-  /** Whether the part is its response's first (it opens the turn: the same part later in a turn renders otherwise). */
-  readonly first?: boolean;
-}
 
 interface Rendered {
   readonly key: string;
@@ -65,92 +62,33 @@ interface Rendered {
     readonly oldAt: number;
     readonly text: LlamaText;
     readonly string: string;
-    /** Where the units this prompt added begin, and where the window's text with them left the window's text without them. */
-    readonly added?: { readonly from: number; readonly at: number };
+    /** The turns the window added, in order: where a middle cut can fall. */
+    readonly turns: readonly WindowTurn[];
   };
+}
+
+/** A turn a window added: the unit it begins at, where the window's text with it left the text without it, and how that text ended from there. */
+interface WindowTurn {
+  readonly from: number;
+  readonly at: number;
+  readonly tail: string;
+}
+
+/** A window's text without what is new, and where its old part begins. */
+interface WindowBefore {
+  readonly start: number;
+  readonly oldAt: number;
+  readonly text: LlamaText;
+  readonly string: string;
+  readonly turns: readonly WindowTurn[];
+  /** Whether it is the last window cut (not rendered). */
+  readonly cut?: boolean;
 }
 
 /** Items of old history a window starts with beside its head: enough that a template's state (numbering, a call's turn, the last query) shows in them. */
 const WINDOW_UNITS = 2;
 /** Histories remembered per renderer: conversations rendered in turn on one model (a server's slots) each keep theirs. */
 const REMEMBERED = 32;
-
-function unitsOf(history: readonly ChatHistoryItem[]): Unit[] {
-  const units: Unit[] = [];
-  history.forEach((source, item) => {
-    if (source.type !== "model" || source.response.length === 0) units.push({ item, source });
-    else source.response.forEach((part, index) => units.push({ item, source, part, first: index === 0 }));
-  });
-  return units;
-}
-
-/** A model turn with nothing in it yet: the turn a renderer opens for the model. */
-const isEmptyTurn = (unit: Unit | undefined) => unit !== undefined && unit.source.type === "model" && unit.part === undefined;
-
-const isCall = (unit: Unit) => typeof unit.part === "object" && unit.part.type === "functionCall";
-
-const json = (value: unknown) => JSON.stringify(value);
-
-function sameUnit(a: Unit, b: Unit): boolean {
-  if (a.source.type !== b.source.type || (a.part === undefined) !== (b.part === undefined)) return false;
-  if (a.part !== undefined) return a.first === b.first && (a.part === b.part || json(a.part) === json(b.part));
-  if (a.source.type === "model") return true;
-  return a.source === b.source || json(a.source) === json(b.source);
-}
-
-/** Whether `units` begin with `earlier`, a trailing empty model turn of `earlier` aside (the turn a renderer opens for the model, filled now). */
-function extendsUnits(units: readonly Unit[], earlier: readonly Unit[]): boolean {
-  const kept = isEmptyTurn(earlier.at(-1)) ? earlier.length - 1 : earlier.length;
-  if (kept > units.length) return false;
-  for (let index = 0; index < kept; index++) if (!sameUnit(units[index]!, earlier[index]!)) return false;
-  return true;
-}
-
-/**
- * Whether the history goes on from the earlier one with calls only (each
- * with the text before it), after a call or a question: a new question, an
- * answer, or a call after an answer may change how a template shows every
- * earlier turn, beyond any window (Qwen3 and Gemma 4 show thoughts only since
- * the last question, gpt-oss drops the analysis before a final answer).
- */
-function onlyCalls(earlier: readonly Unit[], units: readonly Unit[]): boolean {
-  const last = earlier.findLast((unit) => !isEmptyTurn(unit));
-  if (last?.part !== undefined && !isCall(last)) return false;
-  let textBeforeCall = false;
-  for (const unit of units.slice(isEmptyTurn(earlier.at(-1)) ? earlier.length - 1 : earlier.length)) {
-    if (unit.part === undefined && !isEmptyTurn(unit)) return false;
-    if (unit.part !== undefined) textBeforeCall = !isCall(unit);
-  }
-  return !textBeforeCall;
-}
-
-/** The history of these units: consecutive parts of one response together again. */
-function historyOf(units: readonly Unit[]): ChatHistoryItem[] {
-  const items: ChatHistoryItem[] = [];
-  let last: Unit | undefined;
-  for (const unit of units) {
-    if (unit.part === undefined) items.push(unit.source.type === "model" ? { ...unit.source, response: [] } : unit.source);
-    else if (last?.part !== undefined && last.item === unit.item) (items.at(-1) as ChatModelResponse).response.push(unit.part);
-    else items.push({ ...(unit.source as ChatModelResponse), response: [unit.part] });
-    last = unit;
-  }
-  return items;
-}
-
-/** How many leading characters two texts share. */
-export function commonPrefix(a: string, b: string): number {
-  const limit = Math.min(a.length, b.length);
-  let index = 0;
-  while (index < limit && a.charCodeAt(index) === b.charCodeAt(index)) index++;
-  return index;
-}
-
-function commonSuffix(a: string, b: string): number {
-  const limit = Math.min(a.length, b.length);
-  let index = 0;
-  while (index < limit && a.charCodeAt(a.length - 1 - index) === b.charCodeAt(b.length - 1 - index)) index++;
-  return index;
-}
 
 /**
  * Where a window's old part starts: `WINDOW_UNITS` before the end of the
@@ -163,29 +101,16 @@ function windowStart(units: readonly Unit[], headEnd: number, earlierEnd: number
   return start > headEnd ? start : null;
 }
 
-/** `index` moved back, no further than `floor`, onto the first of the texts in its response that the call there follows. */
-function turnStart(units: readonly Unit[], index: number, floor: number): number {
-  let start = index;
-  while (start > floor && units[start]!.part !== undefined && !units[start]!.first && !isCall(units[start - 1]!)) start--;
-  return start;
-}
-
-/** Where the last turn of a history's units starts: its last item, the texts a call there follows, and a trailing empty model turn. */
-function lastTurnStart(units: readonly Unit[]): number {
-  let index = units.length - 1;
-  if (isEmptyTurn(units[index])) index--;
-  return turnStart(units, Math.max(0, index), 0);
-}
-
 /** Prompts a renderer made, kept to render the next turn's as what it appends. */
 export class IncrementalRenderer {
   private readonly rendered: Rendered[] = [];
-  private lastHead: { readonly key: string; readonly units: readonly Unit[]; readonly text: string } | undefined;
-  /** How many histories were rendered as an addition, and how many whole. */
-  readonly counts = { appended: 0, whole: 0 };
+  private lastHead: { readonly key: string; readonly units: readonly Unit[]; readonly text: LlamaText; readonly string: string } | undefined;
+  /** How many histories were rendered as an addition (through a window cut from the last one: `cut`), and how many whole; how many times the template rendered (a window, a head, a whole history). */
+  readonly counts = { appended: 0, cut: 0, whole: 0, renderings: 0 };
 
   /** `render` is the renderer's own whole rendering of a history; `key` says what else it depends on (the documented functions, its options). */
-  render(history: readonly ChatHistoryItem[], key: string, render: (history: ChatHistoryItem[]) => LlamaText): LlamaText {
+  render(history: readonly ChatHistoryItem[], key: string, renderHistory: (history: ChatHistoryItem[]) => LlamaText): LlamaText {
+    const render = (items: ChatHistoryItem[]) => (this.counts.renderings++, renderHistory(items));
     const units = unitsOf(history);
     const earlier = this.rendered.findLast((entry) => entry.key === key && entry.units.length < units.length && extendsUnits(units, entry.units));
     let appended: Omit<Rendered, "key" | "units"> | null = null;
@@ -204,12 +129,46 @@ export class IncrementalRenderer {
   }
 
   /** The head rendered alone (kept while the head and the key stay the same). */
-  private headText(head: readonly Unit[], key: string, render: (history: ChatHistoryItem[]) => LlamaText): string {
+  private headText(head: readonly Unit[], key: string, render: (history: ChatHistoryItem[]) => LlamaText): { readonly text: LlamaText; readonly string: string } {
     const last = this.lastHead;
-    if (last && last.key === key && last.units.length === head.length && head.every((unit, index) => sameUnit(unit, last.units[index]!))) return last.text;
-    const text = render(historyOf(head)).toString();
-    this.lastHead = { key, units: head, text };
-    return text;
+    if (last && last.key === key && last.units.length === head.length && head.every((unit, index) => sameUnit(unit, last.units[index]!))) return last;
+    const text = render(historyOf(head));
+    this.lastHead = { key, units: head, text, string: text.toString() };
+    return this.lastHead;
+  }
+
+  /**
+   * The window without what is new: the last turn's window with what was
+   * new then, cut at the start of a turn it added, the last turn and the
+   * one before kept (a cut the window with what is new checks: it falls
+   * before the last turn, whose rewrite alone is allowed); else that window
+   * as it was, while it holds no more than four times the items it started
+   * with; else a window rendered anew.
+   */
+  private windowBefore(units: readonly Unit[], earlier: Rendered, headEnd: number, lastTurn: number, headAlone: () => { readonly text: LlamaText; readonly string: string }, window: (rest: readonly Unit[]) => LlamaText): WindowBefore | null {
+    const last = earlier.window?.headEnd === headEnd ? earlier.window : null;
+    if (last) {
+      const cut = last.turns.findLast((turn) => turn.from > last.start && turn.from < lastTurn && turn.at >= last.oldAt);
+      const head = cut && headAlone();
+      if (cut && head && head.string.endsWith(cut.tail)) {
+        const oldAt = head.string.length - cut.tail.length;
+        return {
+          start: cut.from,
+          oldAt,
+          text: sliceLlamaText(head.text, 0, oldAt).concat(sliceLlamaText(last.text, cut.at)),
+          string: head.string.slice(0, oldAt) + last.string.slice(cut.at),
+          turns: last.turns.filter((turn) => turn.from >= cut.from).map((turn) => ({ ...turn, at: turn.at - cut.at + oldAt })),
+          cut: true,
+        };
+      }
+      if (earlier.units.length - last.start <= 4 * WINDOW_UNITS) return last;
+    }
+    const start = windowStart(units, headEnd, earlier.units.length);
+    if (start === null) return null;
+    const text = window(earlier.units.slice(start));
+    const string = text.toString();
+    // Where the window's old part begins: past the head's own text (the head rendered alone, once per head).
+    return { start, oldAt: commonPrefix(headAlone().string, string), text, string, turns: [] };
   }
 
   private appended(units: readonly Unit[], earlier: Rendered, render: (history: ChatHistoryItem[]) => LlamaText): Omit<Rendered, "key" | "units"> | null {
@@ -219,40 +178,38 @@ export class IncrementalRenderer {
     const lastUser = units.findLastIndex((unit) => unit.source.type === "user");
     if (lastUser < 0) return null;
     const headEnd = units.findIndex((unit, index) => index > lastUser && isCall(unit)) + 1 || lastUser + 1;
-    // The last turn's window again while it holds no more than four times the items it starts with: one rendering a turn, not two.
-    const reused = earlier.window && earlier.window.headEnd === headEnd && earlier.units.length - earlier.window.start <= 4 * WINDOW_UNITS ? earlier.window : null;
-    const start = reused?.start ?? windowStart(units, headEnd, earlier.units.length);
-    // A window that holds half the history or more costs as much as the whole (two renderings where a turn opens one).
-    if (start === null || 2 * (headEnd + units.length - start) > units.length) return null;
     const head = units.slice(0, headEnd);
     const window = (rest: readonly Unit[]) => render(historyOf([...head, ...rest]));
-    const beforeText = reused?.text ?? window(earlier.units.slice(start));
-    const before = reused?.string ?? beforeText.toString();
-    // Where the window's old part begins: past the head's own text (the head rendered alone, once per head).
-    const oldAt = reused?.oldAt ?? commonPrefix(this.headText(head, earlier.key, render), before);
+    const lastTurn = lastTurnStart(earlier.units);
+    const before = this.windowBefore(units, earlier, headEnd, lastTurn, () => this.headText(head, earlier.key, render), window);
+    // A window that holds half the history or more costs as much as the whole (two renderings where a turn opens one).
+    if (before === null || 2 * (headEnd + units.length - before.start) > units.length) return null;
+    const { start, oldAt } = before;
     const after = window(units.slice(start));
     const afterString = after.toString();
-    // Where the window with what is new leaves the window without it: at its end, or inside its last item (a template that writes
+    // Where the window with what is new leaves the window without it: at its end, or inside its last turn (a template that writes
     // its last message otherwise, Hermes-3's last tool response), never further back.
-    const kept = commonPrefix(afterString, before);
-    if (kept < before.length) {
-      // Where the window without its last turn leaves it: known from the turn before where that turn was what it added
-      // (the window without it was that turn's window before, and this one its window after).
-      const lastTurn = lastTurnStart(earlier.units);
-      const turnAt = reused?.added?.from === lastTurn ? reused.added.at : commonPrefix(before, window(earlier.units.slice(start, lastTurn)).toString());
+    const kept = commonPrefix(afterString, before.string);
+    if (kept < before.string.length) {
+      // Where the window without its last turn leaves it: known where the window added that turn.
+      const added = before.turns.at(-1);
+      const turnAt = added?.from === lastTurn ? added.at : commonPrefix(before.string, window(earlier.units.slice(start, lastTurn)).toString());
       if (kept < turnAt) return null;
     }
     // The window's head renders as the earlier prompt's beginning and its old part as that prompt's end, the rewritten part
     // included (all of it: an old part that repeats the turns after the head would match the beginning too).
-    const prefix = commonPrefix(before, earlier.string);
-    const suffix = commonSuffix(before, earlier.string);
-    if (prefix < oldAt || suffix < before.length - oldAt || kept < before.length - suffix) return null;
+    const prefix = commonPrefix(before.string, earlier.string);
+    const suffix = commonSuffix(before.string, earlier.string);
+    if (prefix < oldAt || suffix < before.string.length - oldAt || kept < before.string.length - suffix) return null;
     // ...and tokenizes alike: the same special-token text and plain text, where the window's text extends and where it meets the earlier prompt.
     const runsOf = (text: LlamaText, start: number, end?: number) => textRuns(sliceLlamaText(text, start, end));
-    if (runsOf(after, 0, kept) !== runsOf(beforeText, 0, kept)) return null;
-    if (runsOf(beforeText, 0, prefix) !== runsOf(earlier.text, 0, prefix) || textRuns(sliceLlamaTextEnd(beforeText, suffix)) !== textRuns(sliceLlamaTextEnd(earlier.text, suffix))) return null;
-    const cut = earlier.string.length - (before.length - kept);
-    const text = kept === before.length ? earlier.text.concat(sliceLlamaText(after, kept)) : sliceLlamaText(earlier.text, 0, cut).concat(sliceLlamaText(after, kept));
-    return { text, string: earlier.string.slice(0, cut) + afterString.slice(kept), window: { headEnd, start, oldAt, text: after, string: afterString, ...(isEmptyTurn(earlier.units.at(-1)) ? {} : { added: { from: earlier.units.length, at: kept } }) } };
+    if (runsOf(after, 0, kept) !== runsOf(before.text, 0, kept)) return null;
+    if (runsOf(before.text, 0, prefix) !== runsOf(earlier.text, 0, prefix) || textRuns(sliceLlamaTextEnd(before.text, suffix)) !== textRuns(sliceLlamaTextEnd(earlier.text, suffix))) return null;
+    const cut = earlier.string.length - (before.string.length - kept);
+    const text = kept === before.string.length ? earlier.text.concat(sliceLlamaText(after, kept)) : sliceLlamaText(earlier.text, 0, cut).concat(sliceLlamaText(after, kept));
+    // The turn this window adds, where a later cut can fall (not where it fills a model turn the earlier prompt opened empty).
+    const turns = isEmptyTurn(earlier.units.at(-1)) ? before.turns : [...before.turns, { from: earlier.units.length, at: kept, tail: before.string.slice(kept) }];
+    if (before.cut) this.counts.cut++;
+    return { text, string: earlier.string.slice(0, cut) + afterString.slice(kept), window: { headEnd, start, oldAt, text: after, string: afterString, turns } };
   }
 }

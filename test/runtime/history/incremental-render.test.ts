@@ -146,6 +146,7 @@ describe("incremental rendering: every turn as the whole history renders it, at 
     // node-llama-cpp's wrappers that renderContext renders as additions too (ChatML is the demo model's).
     for (const Wrapper of [nodeLlamaCpp.ChatMLChatWrapper, nodeLlamaCpp.GeneralChatWrapper, nodeLlamaCpp.Llama3_1ChatWrapper]) wrappers.push({ name: Wrapper.name, wrapper: new Wrapper() });
     let appended = 0;
+    let cut = 0;
     fc.assert(
       fc.property(fc.constantFrom(...wrappers), fc.array(operation, { minLength: 4, maxLength: 40 }), fc.boolean(), fc.boolean(), ({ wrapper }, operations, native, numbered) => {
         const renderer = new IncrementalRenderer();
@@ -161,12 +162,15 @@ describe("incremental rendering: every turn as the whole history renders it, at 
           expect(runs(renderer.render(shown, "functions", (items) => renderWhole(wrapper, items, functions)))).toBe(whole);
         }
         appended += renderer.counts.appended;
+        cut += renderer.counts.cut;
       }),
       // NG_RUNS and NG_SEED run more, or another seed.
       { numRuns: Number(process.env.NG_RUNS ?? 300), seed: Number(process.env.NG_SEED ?? 20261203) },
     );
     // The property holds where the path is taken: many turns were additions.
     expect(appended).toBeGreaterThan(200);
+    expect(cut).toBeGreaterThan(50);
+    console.log(`random runs: ${appended} turns rendered as additions, ${cut} of them through a window cut from the last one`);
   });
 
   const line = (item: ChatHistoryItem) => (item.type === "model" ? item.response.map(partText).join("|") : item.text.toString());
@@ -183,6 +187,23 @@ describe("incremental rendering: every turn as the whole history renders it, at 
     const render = plain((items) => items.map(line).join("\n"));
     for (let calls = 1; calls <= 24; calls++) expect(renderer.render(history(calls), "", render).toString()).toBe(render(history(calls)).toString());
     expect(renderer.counts.appended).toBeGreaterThan(6);
+  });
+
+  it("renders a turn once: the window is the last turn's, its middle cut at a turn it added, and keeps the head and two turns", () => {
+    const renderer = new IncrementalRenderer();
+    const sizes: number[] = [];
+    const render = plain((items) => (sizes.push(items.length === 3 ? (items[2] as ChatModelResponse).response.length : 0), items.map(line).join("\n")));
+    const turns: number[] = [];
+    for (let calls = 1; calls <= 40; calls++) {
+      const before = renderer.counts.renderings;
+      expect(renderer.render(history(calls), "", render).toString()).toBe(render(history(calls)).toString());
+      turns.push(renderer.counts.renderings - before);
+    }
+    // Rendered whole while a window would hold half the history; a window made (the window, the head alone, the window with
+    // what is new) once; then one rendering a turn.
+    expect(turns.slice(20)).toEqual(Array(20).fill(1));
+    // The window rendered last (before the check's own whole rendering): the head's call, two turns and the new one.
+    expect(sizes.at(-2)).toBe(2 * 4);
   });
 
   it("renders whole where the new turn rewrites earlier text (a template that drops old thoughts after a new question)", () => {
