@@ -103,6 +103,13 @@ export interface StepParts {
   branches: Array<{ tool: string; field: "args" | "answer"; schema: TSchema }>;
   /** Which call of the conversation this step writes, from 1: where a chat format numbers its calls (Mistral's ids), the step writes this number. 1 when unsaid. */
   callNumber?: number;
+  /**
+   * How many calls the prompt shows before this step (fewer than the
+   * conversation made where earlier exchanges are left out): a format that
+   * opens its call list once per conversation opens the step's call as a
+   * later one when there are any (DeepSeek-R1's). `callNumber - 1` when unsaid.
+   */
+  callsShown?: number;
 }
 
 /** The pieces buildStepSchema puts together, for a strategy that samples a step in more than one call. */

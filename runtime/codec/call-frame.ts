@@ -1,12 +1,13 @@
-import type { LlamaText } from "node-llama-cpp";
+import type { ChatHistoryItem, LlamaText } from "node-llama-cpp";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import { stepStart } from "../../base/step-start.js";
 import { CALL_NOTATIONS, NOTATIONS, writeValue, type NotationName } from "../../base/value-notation.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { appendItems, callItem, initialHistory } from "../history/history-items.js";
-import { plainLlamaText, plainTextLike, sliceLlamaText } from "../history/llama-text-slice.js";
+import { commonPrefix } from "../../base/shared-text.js";
+import { sliceLlamaText } from "../history/llama-text-slice.js";
 import { renderContext } from "../history/render-history.js";
-import type { ModelPort } from "../engine/model-port.js";
+import { writablePrefixLength, writtenWith, type FrameRenderer } from "./frame-text.js";
 
 /**
  * How a model family's chat wrapper writes one call in an assistant turn,
@@ -50,6 +51,25 @@ export interface CallFrame {
    * number; frameForCall writes another's. Null where every call is framed alike.
    */
   readonly callNumber: CallNumberSlot | null;
+  /** How the calls after the conversation's first are opened, where otherwise than the first (DeepSeek-R1's); null where every call opens alike. */
+  readonly later: LaterCalls | null;
+  /** Whether the format lists the tools it is given; where not (DeepSeek-R1's template renders calls but no tools), the native codec lists them in the system text. */
+  readonly documentsTools: boolean;
+}
+
+/**
+ * A template that opens its call list once per conversation (DeepSeek-R1's
+ * sets the flag that writes `<｜Assistant｜><｜tool▁calls▁begin｜>` on the
+ * first call and never clears it): every later call opens with `opening`,
+ * and the prompt before one ends with text its rendering does not show,
+ * `<｜tool▁outputs▁end｜>` after a result and the generation prompt's
+ * `<｜Assistant｜>` after a user message. Those ends are left out of the
+ * prompt (StepCodec.droppedPromptEnd), so the step follows what the next
+ * prompt shows before it. Only for a frame without a thought.
+ */
+export interface LaterCalls {
+  readonly opening: string;
+  readonly dropped: { readonly afterResult: string; readonly afterUser: string };
 }
 
 export interface CallNumberSlot {
@@ -58,14 +78,19 @@ export interface CallNumberSlot {
   readonly width: number;
 }
 
-/** The frame of the conversation's `number`th call (from 1): the same frame where calls are not numbered. */
-export function frameForCall(frame: CallFrame, number: number): CallFrame {
+/**
+ * The frame of the conversation's `number`th call (from 1), after `shown`
+ * calls in the prompt: the same frame where calls are neither numbered nor
+ * opened otherwise after the first.
+ */
+export function frameForCall(frame: CallFrame, number: number, shown = number - 1): CallFrame {
+  const opened = frame.later && shown > 0 ? { ...frame, withoutThought: frame.later.opening } : frame;
   const slot = frame.callNumber;
-  if (!slot || number === 1) return frame;
+  if (!slot || number === 1) return opened;
   // Past the width's largest number the digits run wider, as the template's ids would.
   const digits = String(number).padStart(slot.width, "0");
   const text = frame[slot.field];
-  return { ...frame, [slot.field]: `${text.slice(0, slot.at)}${digits}${text.slice(slot.at + slot.width)}` };
+  return { ...opened, [slot.field]: `${text.slice(0, slot.at)}${digits}${text.slice(slot.at + slot.width)}` };
 }
 
 export type FrameProbe = { ok: true; frame: CallFrame } | { ok: false; reason: string };
@@ -79,54 +104,6 @@ const PROBE = {
   tools: [{ name: "ProbeTool", description: "A probe.", params: { type: "object", properties: { alpha: { type: "string" }, beta: { type: "array", items: { type: "number" } } } } }],
 } as const;
 
-type Renderer = Pick<ModelPort, "chatWrapper" | "tokenize" | "detokenizeForSpy" | "writesControlToken">;
-
-const sameTokens = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((token, index) => token === b[index]);
-
-/**
- * The control tokens (by text) a generation writes this text with, as the
- * template's rendering tokenizes it: none for text that tokenizes the same
- * with special tokens recognised as without; those the model port writes
- * (ModelPort.writesControlToken) where the text between them tokenizes as
- * plain text; null where it holds a token no generation writes (one that
- * ends generation, a built-in one, or any where the port writes none).
- */
-function writtenWith(renderer: Renderer, text: LlamaText): string[] | null {
-  const plain = plainLlamaText(text);
-  if (plain === null) return null;
-  const tokens = renderer.tokenize(text);
-  if (sameTokens(tokens, renderer.tokenize(plain))) return [];
-  if (!renderer.writesControlToken) return null;
-  const string = text.toString();
-  const plainTokens = (part: string) => (part === "" ? [] : renderer.tokenize(plainTextLike(text, part)));
-  const expected: number[] = [];
-  const controls: string[] = [];
-  let from = 0;
-  for (const token of tokens) {
-    if (!renderer.writesControlToken(token)) continue;
-    const piece = renderer.detokenizeForSpy([token]);
-    const at = string.indexOf(piece, from);
-    if (piece === "" || at < 0) return null;
-    expected.push(...plainTokens(string.slice(from, at)), token);
-    controls.push(piece);
-    from = at + piece.length;
-  }
-  expected.push(...plainTokens(string.slice(from)));
-  return sameTokens(tokens, expected) ? controls : null;
-}
-
-/** How much of `text` comes before its first token no generation writes (an end-of-turn token, say). */
-function writablePrefixLength(renderer: Renderer, text: LlamaText): number {
-  if (writtenWith(renderer, text)) return text.toString().length;
-  let length = 0;
-  for (const token of renderer.tokenize(text)) {
-    const piece = renderer.detokenizeForSpy([token]);
-    if (!writtenWith(renderer, sliceLlamaText(text, length, length + piece.length))) break;
-    length += piece.length;
-  }
-  return text.toString().startsWith(renderer.detokenizeForSpy(renderer.tokenize(sliceLlamaText(text, 0, length)))) ? length : 0;
-}
-
 /** The history of the probe task with `calls` call steps in a row (joined into one response, as the native codec joins them). */
 function probeHistory(thought: string | undefined, calls: number) {
   const items = initialHistory("System.", PROBE.task);
@@ -135,18 +112,18 @@ function probeHistory(thought: string | undefined, calls: number) {
 }
 
 /** The text an assistant turn adds after the generation prompt when it holds one call, with the rendered context. */
-function renderedStep(renderer: Renderer, thought: string | undefined): { context: LlamaText; start: number; step: string } | string {
+function renderedStep(renderer: FrameRenderer, thought: string | undefined): { context: LlamaText; start: number; step: string; documentsTools: boolean } | string {
   const functions = chatModelFunctions(PROBE.tools as never);
   const before = renderContext(renderer.chatWrapper, probeHistory(thought, 0), functions).toString();
   const context = renderContext(renderer.chatWrapper, probeHistory(thought, 1), functions, { continueAfterCall: true });
   const after = context.toString();
   const start = stepStart(before, after, PROBE.task);
   if (start === null) return "the wrapper renders the generation prompt differently once a call follows it";
-  return { context, start, step: after.slice(start) };
+  return { context, start, step: after.slice(start), documentsTools: before.includes(PROBE.tools[0].description) };
 }
 
 /** Whether two calls in a row are rendered as `first` and then `second` (the same text, but where the template numbers its calls). */
-function rendersTwice(renderer: Renderer, thought: string | undefined, first: string, second: string, start: number): boolean {
+function rendersTwice(renderer: FrameRenderer, thought: string | undefined, first: string, second: string, start: number): boolean {
   const twice = renderContext(renderer.chatWrapper, probeHistory(thought, 2), chatModelFunctions(PROBE.tools as never), { continueAfterCall: true }).toString();
   const at = twice.indexOf(first, start);
   return at >= 0 && twice.indexOf(second, at + first.length) >= 0;
@@ -175,12 +152,15 @@ function callNumberSlot(written: string, fields: Record<CallNumberSlot["field"],
 
 /**
  * Reads the call frame off a model's chat wrapper by rendering a probe call
- * (with a thought and without), or says why the wrapper has none narrowgauge
- * can write: the thought is not rendered as text before the call, the
- * arguments are not JSON, or part of the frame is a special token the
- * sampler cannot write (Mistral's [TOOL_CALLS], Harmony's channels).
+ * (with a thought and without, one call and two in a row), or says why the
+ * wrapper has none narrowgauge can write: the thought is not rendered as
+ * text before the call (nor after it, where the frame keeps none), the
+ * arguments are in no notation narrowgauge knows, a second call renders
+ * otherwise than the first and neither a number (CallNumberSlot) nor a
+ * later opening (LaterCalls) explains it, or part of the frame is a
+ * special token the sampler cannot write.
  */
-export function probeCallFrame(renderer: Renderer): FrameProbe {
+export function probeCallFrame(renderer: FrameRenderer): FrameProbe {
   let withThought: ReturnType<typeof renderedStep>;
   let without: ReturnType<typeof renderedStep>;
   try {
@@ -194,9 +174,12 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
   if (typeof withThought === "string") return { ok: false, reason: withThought };
   if (typeof without === "string") return { ok: false, reason: without };
   const thoughtAt = withThought.step.indexOf(PROBE.thought);
+  // A template that writes the text beside a call after it (DeepSeek-R1, as an assistant turn of its own) keeps no thought before the call.
+  const namedAt = withThought.step.indexOf(PROBE.name);
+  const thoughtAfterCall = thoughtAt >= 0 && namedAt >= 0 && namedAt < thoughtAt;
   // A template that drops the text beside a call (Hermes-3, Llama 3.x) renders the step alike with a thought and without: its frame has no thought.
-  const keepsThought = thoughtAt >= 0;
-  if (!keepsThought && withThought.step !== without.step) return { ok: false, reason: "the thought is not rendered as text before the call" };
+  const keepsThought = thoughtAt >= 0 && !thoughtAfterCall;
+  if (!keepsThought && !thoughtAfterCall && withThought.step !== without.step) return { ok: false, reason: "the thought is not rendered as text before the call" };
   const { step, context, start } = keepsThought ? withThought : without;
   const thoughtEnd = keepsThought ? thoughtAt + PROBE.thought.length : 0;
   const nameAt = step.indexOf(PROBE.name, thoughtEnd);
@@ -232,12 +215,15 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
   if (!write(part(found.at, argsEnd))) return { ok: false, reason: "the arguments hold a special token the sampler cannot write" };
   const after = suffixText.slice(0, writablePrefixLength(renderer, part(argsEnd, argsEnd + suffixText.length)));
   const written = step.slice(0, argsEnd + after.length);
+  if (thoughtAfterCall && !withThought.step.startsWith(written)) return { ok: false, reason: "a call with a thought after it is rendered in another frame" };
   const thought = keepsThought ? PROBE.thought : undefined;
   let callNumber: CallNumberSlot | null = null;
+  let later: LaterCalls | null = null;
   if (!rendersTwice(renderer, thought, written, written, start)) {
     const fields = { beforeArgs: { text: step.slice(nameEnd, found.at), offset: nameEnd }, after: { text: after, offset: argsEnd } };
     callNumber = callNumberSlot(written, fields, (second) => rendersTwice(renderer, thought, written, second, start));
-    if (!callNumber) return { ok: false, reason: "a second call in a row is rendered in another frame" };
+    later = callNumber || keepsThought ? null : readLaterCalls(renderer, written.slice(nameAt), write);
+    if (!callNumber && !later) return { ok: false, reason: "a second call in a row is rendered in another frame" };
   }
   write(part(argsEnd, argsEnd + after.length));
   return {
@@ -252,6 +238,47 @@ export function probeCallFrame(renderer: Renderer): FrameProbe {
       notation: found.notation,
       controlTokens: [...controlTokens],
       callNumber,
+      later,
+      documentsTools: without.documentsTools,
     },
   };
+}
+
+/**
+ * How calls after the conversation's first open (LaterCalls), where a
+ * second call in a row renders otherwise than the first: read off the
+ * probe rendered with one call, two and three, and with a user message
+ * between two. `call` is a call's text from its name on. Null where the
+ * later calls do not all open alike, or where the prompt before one ends
+ * otherwise than with text the call's rendering leaves out.
+ */
+function readLaterCalls(renderer: FrameRenderer, call: string, write: (text: LlamaText) => boolean): LaterCalls | null {
+  const functions = chatModelFunctions(PROBE.tools as never);
+  const render = (items: ChatHistoryItem[], continueAfterCall: boolean) => renderContext(renderer.chatWrapper, items, functions, { continueAfterCall });
+  const result = JSON.stringify(PROBE.result);
+  const note = "Probe note.";
+  const noted = (calls: number) => {
+    const items = probeHistory(undefined, 1);
+    items.push({ type: "user", text: note });
+    if (calls > 0) items.push(callItem(undefined, PROBE.name, PROBE.args, PROBE.result));
+    return items;
+  };
+  try {
+    const [one, twice, thrice] = [1, 2, 3].map((calls) => render(probeHistory(undefined, calls), true));
+    const afterResultAt = commonPrefix(one!.toString(), twice!.toString());
+    const callAt = twice!.toString().indexOf(call, afterResultAt);
+    // The prompt after a result keeps the result; the later call follows what is kept, opening with nothing of a result's.
+    if (afterResultAt < one!.toString().lastIndexOf(result) + result.length || callAt < 0 || twice!.toString().slice(afterResultAt, callAt).includes(result)) return null;
+    const opening = twice!.toString().slice(afterResultAt, callAt);
+    const thirdAt = commonPrefix(twice!.toString(), thrice!.toString());
+    if (!write(sliceLlamaText(twice!, afterResultAt, callAt)) || thirdAt < twice!.toString().lastIndexOf(result) + result.length || !thrice!.toString().startsWith(opening + call, thirdAt)) return null;
+    // After a user message the later call drops what the generation prompt opened (DeepSeek-R1's `<｜Assistant｜>`).
+    const [asked, answered] = [render(noted(0), false).toString(), render(noted(1), true).toString()];
+    const afterUserAt = commonPrefix(asked, answered);
+    if (afterUserAt < asked.lastIndexOf(note) + note.length || !answered.startsWith(opening + call, afterUserAt)) return null;
+    return { opening, dropped: { afterResult: one!.toString().slice(afterResultAt), afterUser: asked.slice(afterUserAt) } };
+  } catch (error) {
+    if (error instanceof NarrowgaugeError) return null;
+    throw error;
+  }
 }

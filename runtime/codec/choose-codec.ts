@@ -42,18 +42,22 @@ function hasOwnCallSyntax(model: ModelPort): boolean {
  * model's prompts, kept byte for byte), json otherwise.
  */
 export function chooseCodec(model: ModelPort, requested: CodecName | undefined): StepCodec {
-  if (requested === "json") return JSON_CODEC;
-  if (requested === "json-v1") return JSON_V1_CODEC;
+  return pickCodec(model, requested).codec;
+}
+
+/** chooseCodec's choice, and why a format with a call syntax of its own does not get it (its frame cannot be written: DeepSeek-R1's template). */
+function pickCodec(model: ModelPort, requested: CodecName | undefined): { codec: StepCodec; fallback: string | null } {
+  if (requested === "json") return { codec: JSON_CODEC, fallback: null };
+  if (requested === "json-v1") return { codec: JSON_V1_CODEC, fallback: null };
   if (requested === "native") {
     const probe = frameOf(model);
     if (!probe.ok) throw new CodecUnavailableError("native", model.chatWrapper.wrapperName, probe.reason);
-    return nativeCallCodec(probe.frame);
+    return { codec: nativeCallCodec(probe.frame), fallback: null };
   }
-  if (hasOwnCallSyntax(model)) {
-    const probe = frameOf(model);
-    if (probe.ok) return nativeCallCodec(probe.frame);
-  }
-  return model.chatWrapper.wrapperName === "ChatML" ? JSON_V1_CODEC : JSON_CODEC;
+  const fallbackCodec = model.chatWrapper.wrapperName === "ChatML" ? JSON_V1_CODEC : JSON_CODEC;
+  if (!hasOwnCallSyntax(model)) return { codec: fallbackCodec, fallback: null };
+  const probe = frameOf(model);
+  return probe.ok ? { codec: nativeCallCodec(probe.frame), fallback: null } : { codec: fallbackCodec, fallback: `the format's own calls cannot be written: ${probe.reason}` };
 }
 
 /** A tool's name and parameters, as the run was given them. */
@@ -102,12 +106,14 @@ function unwritableTool(model: ModelPort, tools: readonly CodecTool[]): string |
  * The codec of a run with these tools: chooseCodec's, except where the
  * model's own call syntax cannot write a tool's parameters. Then steps are
  * JSON by default, and `fallback` says why (recorded on the result and
- * printed by the command line); asked for native, it is a
+ * printed by the command line), as it does where the format has a call
+ * syntax whose frame cannot be written; asked for native, it is a
  * CodecUnavailableError naming the tool.
  */
 export function chooseRunCodec(model: ModelPort, requested: CodecName | undefined, tools: () => readonly CodecTool[]): { codec: StepCodec; fallback: string | null } {
-  const codec = chooseCodec(model, requested);
-  if (codec.name !== "native") return { codec, fallback: null };
+  const picked = pickCodec(model, requested);
+  const { codec } = picked;
+  if (codec.name !== "native") return picked;
   const reason = unwritableTool(model, tools());
   if (reason === null) return { codec, fallback: null };
   if (requested === "native") throw new CodecUnavailableError("native", model.chatWrapper.wrapperName, reason);

@@ -1,11 +1,11 @@
-import { DEFAULT_SYSTEM_PROMPT, FINAL_ANSWER_DESCRIPTION, JSON_STEP_TOOLS, OBSERVATION } from "../../prompts/model-text.js";
+import { DEFAULT_SYSTEM_PROMPT, JSON_STEP_TOOLS, OBSERVATION } from "../../prompts/model-text.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { callItem, feedbackItem } from "../history/history-items.js";
 import { decodeJson } from "../engine/parse-generation.js";
 import { JSON_STEP_END } from "../engine/decode/step-end.js";
 import type { StepCodec } from "./step-codec.js";
-
+import { toolSection } from "./tool-section.js";
 
 const JSON_SYNTAX = '{"thought":"…","call":{"tool":"…","args":{…}}}';
 
@@ -22,17 +22,13 @@ export const JSON_V1_CODEC: StepCodec = Object.freeze<StepCodec>({
   end: () => JSON_STEP_END,
   decode: (text) => decodeJson(text),
   encode: (step) => JSON.stringify(step),
+  droppedPromptEnd: () => "",
   callItems: (_raw, step, call) => [callItem(step.thought, call.name, call.args, call.result)],
 });
 
-/** The tool section of the system prompt, for a format whose wrapper has no call syntax of its own. */
+/** The tool section of the system prompt, for a format whose wrapper has no call syntax of its own: the tools, then the step's shape. */
 function documentTools(tools: Parameters<StepCodec["prelude"]>[1], thought: boolean): string {
-  return [
-    JSON_STEP_TOOLS.heading,
-    ...tools.map((tool) => JSON_STEP_TOOLS.tool(tool.name, tool.description, JSON.stringify(tool.params))),
-    JSON_STEP_TOOLS.answer(FINAL_ANSWER_DESCRIPTION),
-    JSON_STEP_TOOLS.shape(thought),
-  ].join("\n");
+  return [...toolSection(tools), JSON_STEP_TOOLS.shape(thought)].join("\n");
 }
 
 /** The JSON step as the assistant's own text, shown as written; each result is the next user turn. */
@@ -48,5 +44,6 @@ export const JSON_CODEC: StepCodec = Object.freeze<StepCodec>({
   end: () => JSON_STEP_END,
   decode: (text) => decodeJson(text),
   encode: (step) => JSON.stringify(step),
+  droppedPromptEnd: () => "",
   callItems: (raw, _step, call) => [{ type: "model", response: [raw] }, feedbackItem(OBSERVATION(call.name, JSON.stringify(call.result)))],
 });

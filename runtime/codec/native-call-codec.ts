@@ -9,6 +9,7 @@ import { chatModelFunctions } from "../history/documented-functions.js";
 import { callItem } from "../history/history-items.js";
 import { frameForCall, type CallFrame } from "./call-frame.js";
 import type { StepEnd } from "../engine/decode/step-end.js";
+import { toolSection } from "./tool-section.js";
 import type { DecodedStep, LogicalStep, StepCodec } from "./step-codec.js";
 
 const literal = (text: string) => (text === "" ? "" : gbnfLiteral(text));
@@ -87,6 +88,7 @@ function encodeWith(frame: CallFrame, step: LogicalStep): string {
  * will render it.
  */
 export function nativeCallCodec(base: CallFrame): StepCodec {
+  const frameOf = (parts: StepParts) => frameForCall(base, parts.callNumber ?? 1, parts.callsShown);
   return Object.freeze<StepCodec>({
     name: "native",
     syntax: JSON.stringify(base.keepsThought ? `${base.beforeThought}THOUGHT${base.afterThought}NAME${base.beforeArgs}{ARGS}${base.after}` : `${base.withoutThought}NAME${base.beforeArgs}{ARGS}${base.after}`),
@@ -94,9 +96,10 @@ export function nativeCallCodec(base: CallFrame): StepCodec {
     frameTokens: base.controlTokens,
     notesInResults: true,
     defaultSystem: base.keepsThought ? NATIVE_SYSTEM_PROMPT : NATIVE_CALL_ONLY_SYSTEM_PROMPT,
-    prelude: (system, tools) => ({ system, functions: chatModelFunctions(tools, { answerRequired: true }) }),
+    // A format that lists no tools (DeepSeek-R1's template) gets them in the system text, as the json codec lists them.
+    prelude: (system, tools) => ({ system: base.documentsTools ? system : [system, "", ...toolSection(tools)].join("\n"), functions: chatModelFunctions(tools, { answerRequired: true }) }),
     grammar: (_schema, parts, bounds) => {
-      const frame = frameForCall(base, parts.callNumber ?? 1);
+      const frame = frameOf(parts);
       return composeGbnf({ ...bounds, notation: frame.notation }, ({ rules, compile }) => {
         const branches = parts.branches.map((branch) => {
           const args = branch.field === "answer" ? { type: "object", properties: { answer: branch.schema }, required: ["answer"] } : branch.schema;
@@ -111,9 +114,10 @@ export function nativeCallCodec(base: CallFrame): StepCodec {
         return sequence(`(${withThought} | ${without === "" ? '""' : without})`, call);
       });
     },
-    end: (parts) => stepEnd(frameForCall(base, parts.callNumber ?? 1), thoughtLength(parts, base) > 0),
-    decode: (text, parts) => decodeWith(frameForCall(base, parts.callNumber ?? 1), text, parts),
-    encode: (step, callNumber = 1) => encodeWith(frameForCall(base, callNumber), step),
+    end: (parts) => stepEnd(frameOf(parts), thoughtLength(parts, base) > 0),
+    decode: (text, parts) => decodeWith(frameOf(parts), text, parts),
+    encode: (step, callNumber = 1, callsShown = callNumber - 1) => encodeWith(frameForCall(base, callNumber, callsShown), step),
+    droppedPromptEnd: (after, callsShown) => (base.later && callsShown > 0 ? base.later.dropped[after === "result" ? "afterResult" : "afterUser"] : ""),
     callItems: (_raw, step, call, callNumber = 1) => [callItem(base.keepsThought ? step.thought : undefined, call.name, call.args, call.result, base.callNumber ? callNumber : undefined)],
   });
 }

@@ -58,8 +58,17 @@ export interface StepCodec {
   end(parts: StepParts): StepEnd;
   /** A step's text as the logical step of these parts (validated by the caller against the step schema), or why it is not one. Never throws. */
   decode(text: string, parts: StepParts): DecodedStep;
-  /** A logical step as this codec writes it, as the conversation's `callNumber`th call (1 when unsaid): the scripted model's steps, and the docs' examples. */
-  encode(step: LogicalStep, callNumber?: number): string;
+  /** A logical step as this codec writes it, as the conversation's `callNumber`th call (1 when unsaid) after `callsShown` calls in the prompt (StepParts.callsShown): the scripted model's steps, and the docs' examples. */
+  encode(step: LogicalStep, callNumber?: number, callsShown?: number): string;
+  /**
+   * The text a prompt ends with that the next step's rendering does not show
+   * before it, left out of the prompt so the step follows what the next
+   * prompt keeps: "" but for a native frame whose later calls open
+   * otherwise (LaterCalls, DeepSeek-R1's). `after`: whether the prompt ends
+   * after a call's result or a user message; `callsShown`: the calls the
+   * prompt shows (StepParts.callsShown).
+   */
+  droppedPromptEnd(after: "result" | "user", callsShown: number): string;
   /** What the history shows for a call step that ran (or was refused) with this result; `callNumber` the step's (StepParts.callNumber). */
   callItems(raw: string, step: LogicalStep, call: { name: string; args: unknown; result: unknown }, callNumber?: number): ChatHistoryItem[];
 }

@@ -29,7 +29,7 @@ export function sampleStep(question: Question, input: TurnInput, turn: number): 
       jumpForward: config.jumpForward,
       end: config.codec.end(input.parts),
       ...(config.codec.frameTokens.length > 0 ? { frameTokens: config.codec.frameTokens } : {}),
-      purpose: { kind: "step", turn, visible: { tools: input.view.tools, final: input.view.final }, encodeStep: (step) => config.codec.encode(step, input.parts.callNumber) },
+      purpose: { kind: "step", turn, visible: { tools: input.view.tools, final: input.view.final }, encodeStep: (step) => config.codec.encode(step, input.parts.callNumber, input.parts.callsShown) },
       ...(stream ? { onText: (piece: string) => stream.push(piece) } : {}),
     },
     render: (extra) => renderShown(question, [], extra),

@@ -7,6 +7,7 @@ import { buildStepSchema, stepParts, type StepParts, type StepSchema, type StepS
 import { appendNotes } from "../history/history-items.js";
 import { nextPrompt } from "../history/held-prompt.js";
 import { renderContext } from "../history/render-history.js";
+import { callsIn, withoutDroppedEnd } from "../codec/prompt-end.js";
 import { commonPrefixLength } from "../engine/common-prefix.js";
 import { shortestStepTokens } from "../history/shortest-step.js";
 import { shownHistory, type Question } from "./question.js";
@@ -66,10 +67,9 @@ function renderShownPrompt(
   const { config, conversation } = question;
   const shown = [...shownHistory({ ...conversation, dropped })];
   appendNotes(shown, notes, conversation.resultUnshown);
-  const rendered = renderContext(config.model.chatWrapper, [...config.strategy.showHistory([...shown, ...appended]), ...extra], conversation.functions, {
-    continueAfterCall: config.codec.verbatim,
-  });
-  return { ...nextPrompt(config.model, rendered, conversation.held, config.codec.verbatim), llamaText: rendered };
+  const history = [...config.strategy.showHistory([...shown, ...appended]), ...extra];
+  const rendered = withoutDroppedEnd(renderContext(config.model.chatWrapper, history, conversation.functions, { continueAfterCall: config.codec.verbatim }), history, config.codec);
+  return { ...nextPrompt(config.model, rendered, conversation.held, config.codec.verbatim), llamaText: rendered, callsShown: callsIn(history) };
 }
 
 /**
@@ -103,11 +103,6 @@ function capsForRoom(free: number, config: Pick<Question["config"], "thoughtMaxL
   return { thought, answer: Math.max(1, Math.min(config.answerMaxLength, free - thought)) };
 }
 
-/** How many calls a history holds (every exchange, shown or left out). */
-function callsIn(history: readonly ChatHistoryItem[]): number {
-  return history.reduce((count, item) => count + (item.type === "model" ? item.response.filter((part) => typeof part === "object" && part.type === "functionCall").length : 0), 0);
-}
-
 /**
  * Everything a turn samples from: the guards' view (state → guards → view),
  * the step schema built from it with narrowed domains, its grammar, and the
@@ -129,7 +124,7 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
     return { name, description: tool.description, params: narrowParams(tool.params, domainsOf(view.enums, name)) };
   });
   const callNumber = callsIn(conversation.history) + 1;
-  const grammarFor = (caps: { thought: number; answer: number }) => {
+  const grammarFor = (caps: { thought: number; answer: number }, callsShown: number) => {
     const options: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = {
       tools,
       final: view.final,
@@ -139,23 +134,29 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
       answerMaxLength: caps.answer,
     };
     const schema = buildStepSchema(options);
-    const parts = { ...stepParts(options), callNumber };
+    const parts = { ...stepParts(options), callNumber, callsShown };
     return { schema, parts, gbnf: config.codec.grammar(schema, parts, { defaultMaxLength: config.defaultMaxLength, defaultMaxItems: config.defaultMaxItems, freeValueDepth: config.freeValueDepth }) };
   };
-  let step = grammarFor({ thought: config.thoughtMaxLength, answer: config.answerMaxLength });
-  let grammarMs = performance.now() - started;
   const first = renderShownPrompt(question, { notes });
+  const renderMs = performance.now() - started;
+  const fullCaps = { thought: config.thoughtMaxLength, answer: config.answerMaxLength };
+  let caps = fullCaps;
+  let step = grammarFor(caps, first.callsShown);
+  let grammarMs = performance.now() - started - renderMs;
   const shortestStep = shortestStepTokens(config.model, first.llamaText, step.gbnf);
   const reserve = Math.max(shortestStep, Math.min(config.maxTokensPerStep, config.stepReserve));
   const { prompt, drop } = fittedPrompt(question, notes, first, reserve);
   const contextSize = config.model.description.contextSize;
   if (state.lowOnContext && contextSize !== null) {
-    const caps = capsForRoom(contextSize - prompt.tokens.length - shortestStep, config);
-    if (caps.thought < config.thoughtMaxLength || caps.answer < config.answerMaxLength) {
-      const again = performance.now();
-      step = grammarFor(caps);
-      grammarMs += performance.now() - again;
-    }
+    const room = capsForRoom(contextSize - prompt.tokens.length - shortestStep, config);
+    if (room.thought < caps.thought || room.answer < caps.answer) caps = room;
+  }
+  // Smaller caps, or a prompt that left out exchanges holding calls (a format that opens its call list once opens this call as
+  // the first it shows): the grammar again.
+  if (caps !== fullCaps || prompt.callsShown !== first.callsShown) {
+    const again = performance.now();
+    step = grammarFor(caps, prompt.callsShown);
+    grammarMs += performance.now() - again;
   }
   const { schema, parts, gbnf } = step;
   return {

@@ -35,8 +35,8 @@ const EXPECTED: Array<[template: string, codec: string, thought: boolean]> = [
   ["LFM2.5-Instruct", "native", true],
   // Its own argument syntax (`{city:<|"|>Paris<|"|>}`, <|"|> a control token), the thought in its thought channel.
   ["google-gemma-4-31B-it", "native", true],
-  // Its template writes no call the same way twice: json, after the generation prompt as its answered turn shows it.
-  ["deepseek-ai-DeepSeek-R1-Distill-Qwen-32B", "json", true],
+  // Its first call opens the call list, later ones a call alone (the prompt leaves out what such a call drops); the text beside a call goes after it.
+  ["deepseek-ai-DeepSeek-R1-Distill-Qwen-32B", "native", false],
 ];
 
 

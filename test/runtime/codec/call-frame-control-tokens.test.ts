@@ -52,6 +52,8 @@ describe("a call frame that holds control tokens (Phi-4-mini's <|tool_call|>)", 
         notation: "spaced",
         controlTokens: ["<|tool_call|>", "<|/tool_call|>"],
         callNumber: null,
+        later: null,
+        documentsTools: true,
       },
     });
     // The codec hands the generation those tokens, to write them as tokens where the frame has them.

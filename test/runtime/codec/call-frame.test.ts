@@ -14,7 +14,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { forgedModelFile, tokenizerFiles } from "../../../bench/forge/real-tokenizers.js";
 import { probeCallFrame } from "../../../runtime/codec/call-frame.js";
-import { chooseCodec, CodecUnavailableError } from "../../../runtime/codec/choose-codec.js";
+import { chooseCodec, chooseRunCodec, CodecUnavailableError } from "../../../runtime/codec/choose-codec.js";
 import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
 import { openModel } from "../../../runtime/backends/llama/open-model.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
@@ -73,5 +73,11 @@ describe("the codec a run writes steps in", () => {
     expect(chooseCodec(onWrapper(qwen3Template()), "json").name).toBe("json");
     expect(chooseCodec(onWrapper(new ChatMLChatWrapper()), "json").name).toBe("json");
     expect(() => chooseCodec(onWrapper(new FunctionaryChatWrapper()), "native")).toThrow(CodecUnavailableError);
+  });
+
+  it("says why where the format has a call syntax of its own but json is written (recorded on the result, printed by the command line)", () => {
+    expect(chooseRunCodec(onWrapper(new FunctionaryChatWrapper()), undefined, () => [])).toEqual({ codec: expect.objectContaining({ name: "json" }), fallback: expect.stringMatching(/^the format's own calls cannot be written: .*generation prompt/) });
+    expect(chooseRunCodec(onWrapper(new Llama2ChatWrapper()), undefined, () => [])).toEqual({ codec: expect.objectContaining({ name: "json" }), fallback: null });
+    expect(chooseRunCodec(onWrapper(new FunctionaryChatWrapper()), "json", () => [])).toEqual({ codec: expect.objectContaining({ name: "json" }), fallback: null });
   });
 });

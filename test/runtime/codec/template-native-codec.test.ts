@@ -16,7 +16,7 @@ import { renderedAroundSteps } from "../../helpers/history-steps.js";
 import { appendItems, initialHistory } from "../../../runtime/history/history-items.js";
 import { renderContext } from "../../../runtime/history/render-history.js";
 import { Type } from "@sinclair/typebox";
-import { defineTool, runAgent } from "../../../index.js";
+import { createAgentSession, defineTool, runAgent } from "../../../index.js";
 
 const OPTIONS: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = { tools: weatherTools, final: true, thought: true, thoughtMaxLength: 60, answerMaxLength: 60 };
 const thought = fc.stringMatching(/^[A-Za-z0-9.,'"!?()°é東-][A-Za-z0-9.,'"!?()°é東 -]{0,58}[A-Za-z0-9.,'"!?()°é東-]$/);
@@ -30,6 +30,7 @@ const step = fc.record({ thought, call }) as fc.Arbitrary<LogicalStep>;
 const LLAMA_TOKENS = { bos: "<|begin_of_text|>", eos: "<|eot_id|>", addBos: false };
 const MISTRAL_TOKENS = { bos: "<s>", eos: "</s>", addBos: false };
 const LFM_TOKENS = { bos: "<|startoftext|>", eos: "<|im_end|>", addBos: false, hasToken: (text: string) => ["<|tool_call_start|>", "<|tool_call_end|>"].includes(text) };
+const DEEPSEEK_TOKENS = { bos: "<｜begin▁of▁sentence｜>", eos: "<｜end▁of▁sentence｜>", addBos: false };
 const TEMPLATES: Array<[name: string, keepsThought: boolean, tokens: TemplateTokens]> = [
   ["NousResearch-Hermes-3-Llama-3.1-8B-tool_use", false, LLAMA_TOKENS],
   ["meta-llama-Llama-3.2-3B-Instruct", false, LLAMA_TOKENS],
@@ -44,6 +45,8 @@ const TEMPLATES: Array<[name: string, keepsThought: boolean, tokens: TemplateTok
   ["LFM2-8B-A1B", true, LFM_TOKENS],
   ["LFM2.5-Instruct", true, LFM_TOKENS],
   ["google-gemma-4-31B-it", true, { bos: "<bos>", eos: "<turn|>", addBos: false }],
+  // Its first call opens the call list, later ones only a call (LaterCalls); the text beside a call goes after it.
+  ["deepseek-ai-DeepSeek-R1-Distill-Qwen-32B", false, DEEPSEEK_TOKENS],
 ];
 
 describe.each(TEMPLATES)("the native codec read off the %s template", (name, keepsThought, tokens) => {
@@ -157,5 +160,74 @@ describe("a tool whose parameters the template's own notation cannot write", () 
 
   it("is a CodecUnavailableError naming the tool when native steps are asked for", async () => {
     await expect(runAgent({ model: scriptedModel([], { chatWrapper }), tools, task: "Tag it.", codec: "native" })).rejects.toThrow(/Tag's parameters/);
+  });
+});
+
+describe("a template that opens its call list once per conversation (DeepSeek-R1's)", () => {
+  const chatWrapper = templateChatWrapper(nodeLlamaCpp, corpusTemplates()["deepseek-ai-DeepSeek-R1-Distill-Qwen-32B"]!, DEEPSEEK_TOKENS);
+  const model = scriptedModel([], { chatWrapper });
+  const codec = chooseCodec(model, undefined);
+  const weather = (city: string) => ({ thought: "", call: { tool: "CityWeather", args: { city } } });
+  const answer = (text: string) => ({ thought: "", call: { tool: "FinalAnswer" as const, answer: text } });
+
+  it("opens the conversation's first call with the call list and every later one with a call alone; the text beside a call, written after it, is not kept", () => {
+    expect(probeCallFrame(model)).toMatchObject({
+      ok: true,
+      frame: {
+        keepsThought: false,
+        withoutThought: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>",
+        later: { opening: "\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>", dropped: { afterResult: "<｜tool▁outputs▁end｜>", afterUser: "<｜Assistant｜>" } },
+        documentsTools: false,
+      },
+    });
+    expect(codec.encode(weather("Paris"), 2)).toBe('\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>CityWeather\n```json\n{"city": "Paris"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>');
+  });
+
+  it("opens a call as the first the prompt shows where earlier exchanges are left out, whatever the conversation's count", async () => {
+    const parts = { ...stepParts(OPTIONS), callNumber: 5, callsShown: 0 };
+    const gbnf = codec.grammar(buildStepSchema(OPTIONS), parts);
+    const first = codec.encode(weather("Paris"), 5, 0);
+    expect(first.startsWith("<｜tool▁calls▁begin｜>")).toBe(true);
+    expect(await grammarAccepts(gbnf, first)).toBe(true);
+    expect(await grammarAccepts(gbnf, codec.encode(weather("Paris"), 5))).toBe(false);
+    expect(codec.droppedPromptEnd("user", 0)).toBe("");
+    expect(codec.droppedPromptEnd("user", 4)).toBe("<｜Assistant｜>");
+
+    // A session whose second question no longer has room for the first exchange: it is left out, and the question's first call
+    // opens the call list, as the template renders the first call it shows.
+    const steps = [weather("Paris"), answer("18."), weather("Tokyo"), answer("27.")];
+    const ask = async (contextSize?: number) => {
+      const scripted = scriptedModel(steps, { chatWrapper, contextSize });
+      const chat = createAgentSession({ model: scripted, tools: weatherTools, profile: "large", stepReserve: 300, toolShare: 1 });
+      const results = [await chat.ask("Weather in Paris?"), await chat.ask("Weather in Tokyo?")];
+      chat.close();
+      return { results, prompts: scripted.requests.map((request) => request.promptText) };
+    };
+    const whole = await ask();
+    const { results, prompts } = await ask(whole.prompts[1]!.length + 600);
+    expect(results.map((result) => [result.status, result.dropped.length])).toEqual([["answered", 0], ["answered", 1]]);
+    expect(prompts[2]).not.toContain("Weather in Paris?");
+    expect(prompts[2]).toMatch(/<｜User｜>Weather in Tokyo\?<｜Assistant｜>$/);
+    expect(results[1]!.turns[0]!.raw).toBe(codec.encode(weather("Tokyo"), 2, 0));
+    expect(prompts[3]!.startsWith(prompts[2]! + results[1]!.turns[0]!.raw)).toBe(true);
+  });
+
+  it("runs two questions: every step is what the next prompt shows right after the prompt it was written from, and a question's later turns extend the last prompt", async () => {
+    const steps = [weather("Paris"), weather("Tokyo"), answer("18 and 27."), weather("Berlin"), answer("16.")];
+    const scripted = scriptedModel(steps, { chatWrapper });
+    const chat = createAgentSession({ model: scripted, tools: weatherTools });
+    const results = [await chat.ask("Weather in Paris and Tokyo?"), await chat.ask("And in Berlin?")];
+    chat.close();
+    expect(results.map((result) => [result.status, result.codec])).toEqual([["answered", "native"], ["answered", "native"]]);
+    const raws = results.flatMap((result) => result.turns.map((turn) => turn.raw));
+    expect(raws).toEqual(steps.map((step, index) => codec.encode(step, index + 1)));
+    const prompts = scripted.requests.map((request) => request.promptText);
+    // The template lists no tools: the system text does.
+    expect(prompts[0]).toContain("\n\nTools:\n- CityWeather: ");
+    // After a result the prompt leaves out the `<｜tool▁outputs▁end｜>` a call replaces; after the second question, the `<｜Assistant｜>` it drops.
+    expect(prompts[1]).toMatch(/<｜tool▁output▁end｜>$/);
+    expect(prompts[3]).toMatch(/<｜User｜>And in Berlin\?$/);
+    // (A question's answer is shown to the next question as the answer's text, as on every template.)
+    for (const index of [0, 1, 3]) expect(prompts[index + 1]!.startsWith(prompts[index]! + raws[index])).toBe(true);
   });
 });

@@ -1,0 +1,12 @@
+import { FINAL_ANSWER_DESCRIPTION, JSON_STEP_TOOLS } from "../../prompts/model-text.js";
+import type { StepCodec } from "./step-codec.js";
+
+/**
+ * The tools as narrowgauge documents them in the system text, where the
+ * format documents none itself (the json codec's formats, and a template
+ * that renders calls but lists no tools: DeepSeek-R1's): each tool's name,
+ * description and parameters as JSON Schema, then FinalAnswer.
+ */
+export function toolSection(tools: Parameters<StepCodec["prelude"]>[1]): string[] {
+  return [JSON_STEP_TOOLS.heading, ...tools.map((tool) => JSON_STEP_TOOLS.tool(tool.name, tool.description, JSON.stringify(tool.params))), JSON_STEP_TOOLS.answer(FINAL_ANSWER_DESCRIPTION)];
+}
