@@ -213,7 +213,8 @@ describe("a template that opens its call list once per conversation (DeepSeek-R1
   });
 
   it("runs two questions: every step is what the next prompt shows right after the prompt it was written from, and a question's later turns extend the last prompt", async () => {
-    const steps = [weather("Paris"), weather("Tokyo"), answer("18 and 27."), weather("Berlin"), answer("16.")];
+    // The first answer names a number no result gave: the answer gate's note follows as a user message, and the next call opens after it.
+    const steps = [weather("Paris"), weather("Tokyo"), answer("18 and 24."), answer("18 and 27."), weather("Berlin"), answer("16.")];
     const scripted = scriptedModel(steps, { chatWrapper });
     const chat = createAgentSession({ model: scripted, tools: weatherTools });
     const results = [await chat.ask("Weather in Paris and Tokyo?"), await chat.ask("And in Berlin?")];
@@ -224,10 +225,15 @@ describe("a template that opens its call list once per conversation (DeepSeek-R1
     const prompts = scripted.requests.map((request) => request.promptText);
     // The template lists no tools: the system text does.
     expect(prompts[0]).toContain("\n\nTools:\n- CityWeather: ");
-    // After a result the prompt leaves out the `<｜tool▁outputs▁end｜>` a call replaces; after the second question, the `<｜Assistant｜>` it drops.
+    // After a result the prompt leaves out the `<｜tool▁outputs▁end｜>` a call replaces; after a user message (the gate's note, the
+    // second question), the `<｜Assistant｜>` a later call drops.
     expect(prompts[1]).toMatch(/<｜tool▁output▁end｜>$/);
-    expect(prompts[3]).toMatch(/<｜User｜>And in Berlin\?$/);
-    // (A question's answer is shown to the next question as the answer's text, as on every template.)
-    for (const index of [0, 1, 3]) expect(prompts[index + 1]!.startsWith(prompts[index]! + raws[index])).toBe(true);
+    expect(prompts[3]).toMatch(/<｜tool▁output▁end｜><｜User｜>Your answer used 24[^<]*\.$/);
+    expect(prompts[4]).toMatch(/<｜User｜>And in Berlin\?$/);
+    for (const index of [0, 1, 4]) expect(prompts[index + 1]!.startsWith(prompts[index]! + raws[index])).toBe(true);
+    // The refused answer is not shown; the prompt after it goes on from the one it was written after. (A question's answer is
+    // shown to the next question as the answer's text, as on every template.)
+    expect(prompts[3]!.startsWith(prompts[2]!)).toBe(true);
+    expect(prompts[4]).toContain("<｜Assistant｜>18 and 27.<｜end▁of▁sentence｜><｜User｜>And in Berlin?");
   });
 });
