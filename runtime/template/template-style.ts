@@ -1,4 +1,5 @@
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
+import { commonPrefix } from "../../base/shared-text.js";
 import { stepStart } from "../../base/step-start.js";
 import { CALL_NOTATIONS, NOTATIONS, writeValue } from "../../base/value-notation.js";
 import { ChatTemplateError } from "./chat-template-error.js";
@@ -119,8 +120,7 @@ export function readGenerationTail(render: TemplateRender, style: MessageStyle):
   const text = renders(render, [...PROBE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
   const call = renders(render, probeCall(1), style);
   if (prompt === null || text === null || call === null) return "";
-  let common = 0;
-  while (common < prompt.length && prompt[common] === text[common]) common++;
+  const common = commonPrefix(prompt, text);
   // The answered turn keeps everything up to the task (Mistral Nemo moves its system text: no dropped tail) and goes on with its text.
   if (common < prompt.lastIndexOf(PROBE_TASK) + PROBE_TASK.length || !text.startsWith("ZZZ", common)) return "";
   const tail = prompt.slice(common);
