@@ -264,19 +264,26 @@ function readLaterCalls(renderer: FrameRenderer, call: string, write: (text: Lla
     return items;
   };
   try {
-    const [one, twice, thrice] = [1, 2, 3].map((calls) => render(probeHistory(undefined, calls), true));
-    const afterResultAt = commonPrefix(one!.toString(), twice!.toString());
-    const callAt = twice!.toString().indexOf(call, afterResultAt);
-    // The prompt after a result keeps the result; the later call follows what is kept, opening with nothing of a result's.
-    if (afterResultAt < one!.toString().lastIndexOf(result) + result.length || callAt < 0 || twice!.toString().slice(afterResultAt, callAt).includes(result)) return null;
-    const opening = twice!.toString().slice(afterResultAt, callAt);
-    const thirdAt = commonPrefix(twice!.toString(), thrice!.toString());
-    if (!write(sliceLlamaText(twice!, afterResultAt, callAt)) || thirdAt < twice!.toString().lastIndexOf(result) + result.length || !thrice!.toString().startsWith(opening + call, thirdAt)) return null;
+    const rendered = [1, 2, 3].map((calls) => render(probeHistory(undefined, calls), true));
+    const [one, twice, thrice] = rendered.map((text) => text.toString()) as [string, string, string];
+    // Where a prompt after a result stops being the one with a call more: past the result, or the result's text is not kept.
+    const afterResult = (shorter: string, longer: string) => {
+      const at = commonPrefix(shorter, longer);
+      return at >= shorter.lastIndexOf(result) + result.length ? at : -1;
+    };
+    const afterResultAt = afterResult(one, twice);
+    const callAt = afterResultAt < 0 ? -1 : twice.indexOf(call, afterResultAt);
+    // The later call follows what is kept, opening with nothing of a result's; a third opens as the second.
+    if (callAt < 0 || twice.slice(afterResultAt, callAt).includes(result)) return null;
+    const opening = twice.slice(afterResultAt, callAt);
+    const thirdAt = afterResult(twice, thrice);
+    if (thirdAt < 0 || !thrice.startsWith(opening + call, thirdAt)) return null;
+    if (!write(sliceLlamaText(rendered[1]!, afterResultAt, callAt))) return null;
     // After a user message the later call drops what the generation prompt opened (DeepSeek-R1's `<｜Assistant｜>`).
     const [asked, answered] = [render(noted(0), false).toString(), render(noted(1), true).toString()];
     const afterUserAt = commonPrefix(asked, answered);
     if (afterUserAt < asked.lastIndexOf(note) + note.length || !answered.startsWith(opening + call, afterUserAt)) return null;
-    return { opening, dropped: { afterResult: one!.toString().slice(afterResultAt), afterUser: asked.slice(afterUserAt) } };
+    return { opening, dropped: { afterResult: one.slice(afterResultAt), afterUser: asked.slice(afterUserAt) } };
   } catch (error) {
     if (error instanceof NarrowgaugeError) return null;
     throw error;
