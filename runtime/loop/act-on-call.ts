@@ -45,6 +45,10 @@ export async function actOnCall(question: Question, state: RunState, outcome: Ex
   const verdict = outcome.kind === "bad-arguments" ? null : config.registry.checkCall(state, input, outcome);
   const ms = { tool: 0, render: 0 };
   let observation: Observation;
+  if (verdict?.check === "ok" && question.handsOffCalls) {
+    const attempt: CallAttempt = { turn: state.turn, name: outcome.name, args: outcome.args, key: callKey(outcome.name, outcome.args), check: "ok", result: null, evidence: null };
+    return { check: "ok", decisions: [], attempt, tool: null, final: false, ms, aborted: false, handedOff: true };
+  }
   if (!verdict || verdict.check !== "ok") observation = refused(outcome, verdict);
   else {
     const started = performance.now();

@@ -21,6 +21,8 @@ export interface TurnAction {
   ungrounded?: { numbers: number[]; names: string[] };
   /** Milliseconds acting took: the tool, and rendering (measuring the prompt after a call). */
   ms: { tool: number; render: number };
+  /** The call passed every check and was handed to the caller to run (a guarded step, see Question.handsOffCalls). */
+  handedOff?: true;
 }
 
 /** Everything a turn gathered, from its preparation to its action. */
@@ -73,6 +75,7 @@ export function finishTurn(gathered: TurnGathered, naming: ToolNames): { record:
       total: performance.now() - gathered.started,
     },
     ...(gathered.spy ? { spy: gathered.spy } : {}),
+    ...(action.handedOff ? { handedOff: true as const } : {}),
     ...(generation.server ? { server: serverOf(generation) } : {}),
     ...(action.ungrounded && action.ungrounded.numbers.length > 0 ? { ungrounded: action.ungrounded.numbers } : {}),
     ...(action.ungrounded && action.ungrounded.names.length > 0 ? { ungroundedNames: action.ungrounded.names } : {}),

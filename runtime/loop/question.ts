@@ -49,6 +49,12 @@ export interface Question {
   readonly recorder: RunRecorder;
   /** The session every step and judgement of the question is sampled in (its own KV cache). */
   readonly session: Pick<ModelSession, "generate">;
+  /**
+   * Whether a call that passes every check is handed back to the caller
+   * instead of run, ending the turns (a guarded step: the client runs its
+   * tools). A refused call is still answered here, and the turns go on.
+   */
+  readonly handsOffCalls?: boolean;
 }
 
 /** A conversation's tools and history, from the first question's configuration. Throws only for configuration errors (tool definitions, names, schemas). */

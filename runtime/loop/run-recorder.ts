@@ -69,6 +69,8 @@ export class RunRecorder {
     private readonly config: Pick<RunConfig, "task" | "model" | "profileName" | "onEvent" | "codec" | "codecFallback" | "registry" | "requireTool">,
     /** The conversation's tools: how they are named for the model (records and events give the original names), and which the prompt shows. */
     private readonly tools?: { readonly registry: { readonly naming: ToolNames }; readonly shortlist: ToolShortlist },
+    /** The question's turns before this log, as the guards read them: those a message list shows (a guarded step), read off it; none for a run. */
+    private readonly before: readonly TurnFacts[] = [],
   ) {}
 
   /** How the tools are named for the model. */
@@ -94,9 +96,9 @@ export class RunRecorder {
     return this.entries.flatMap((entry) => (entry.kind === "turn" ? [entry.record] : []));
   }
 
-  /** The turns so far, as the guards read them. */
+  /** The turns so far, as the guards read them (those before this log first). */
   get factsSoFar(): readonly TurnFacts[] {
-    return this.entries.flatMap((entry) => (entry.kind === "turn" ? [entry.facts] : []));
+    return [...this.before, ...this.entries.flatMap((entry) => (entry.kind === "turn" ? [entry.facts] : []))];
   }
 
   get judgementsSoFar(): readonly Judgement[] {

@@ -11,6 +11,7 @@ import { finishTurn, invalidAction, type TurnAction, type TurnGathered } from ".
 import { interpretStep, invalidStepFeedback } from "./interpret-step.js";
 import { questionOptions, stateOf, type Question } from "./question.js";
 import { endOf } from "./run-endings.js";
+import type { RunRecorder } from "./run-recorder.js";
 import type { RunResult } from "./run-types.js";
 import { sampleStep } from "./sample-step.js";
 import { prepareTurn, type TurnInput } from "./turn-input.js";
@@ -27,6 +28,22 @@ export function endOnFailure(question: Pick<Question, "config" | "recorder">, er
  * a rule of the run's endings holds over the log (see RUN_ENDINGS).
  */
 export async function runTurns(question: Question): Promise<RunResult> {
+  await playTurns(question);
+  return question.recorder.result(endOf(question.recorder.log, question.config)!);
+}
+
+/** Whether the log's last entry is a call handed to the caller (Question.handsOffCalls): the turns stop there, with no ending of their own. */
+export function handedOff(log: RunRecorder["log"]): boolean {
+  const entry = log.at(-1);
+  return entry?.kind === "turn" && entry.record.handedOff === true;
+}
+
+/**
+ * Runs the question's turns until one of the run's endings holds or a call
+ * is handed off (see Question.handsOffCalls); what happened is in the
+ * recorder's log.
+ */
+export async function playTurns(question: Question): Promise<void> {
   const { config, recorder } = question;
   try {
     for (const { guard, question: asked } of config.registry.questions(stateOf(question))) {
@@ -36,7 +53,7 @@ export async function runTurns(question: Question): Promise<RunResult> {
     recorder.append({ kind: "failure", error });
   }
   let last: SampledInput | undefined;
-  for (let end = endOf(recorder.log, config); end === null; end = endOf(recorder.log, config)) {
+  while (endOf(recorder.log, config) === null && !handedOff(recorder.log)) {
     try {
       last = await runTurn(question, last);
     } catch (error) {
@@ -44,7 +61,6 @@ export async function runTurns(question: Question): Promise<RunResult> {
       recorder.append({ kind: "failure", error });
     }
   }
-  return recorder.result(endOf(recorder.log, config)!);
 }
 
 /**
@@ -88,7 +104,7 @@ async function runTurn(question: Question, last: SampledInput | undefined): Prom
   } else {
     const act = await actOnCall(question, state, outcome, input, generation.text);
     recorder.append({ kind: "turn", ...finishTurn(gathered(act), conversation.registry.naming), ...(act.aborted ? { aborted: true as const } : {}) });
-    if (act.aborted) return input;
+    if (act.aborted || act.handedOff) return input;
     appendItems(conversation.history, config.codec.callItems(generation.text, outcome.step, act.attempt!, input.parts.callNumber), { joinModelTurns: config.codec.verbatim });
     conversation.resultUnshown = config.codec.notesInResults;
     if (config.codec.verbatim && generation.tokens) conversation.held = heldAfterStep(config.model, conversation.held, { text: generation.text, tokens: generation.tokens });

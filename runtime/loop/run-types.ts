@@ -81,8 +81,10 @@ export interface TurnRecord {
   step: { thought?: string; call: { tool: string; args?: unknown; answer?: string } } | null;
   /** The typed failure of this turn's output, when there was one. */
   failure: { code: string; message: string } | null;
-  /** The tool call this turn made (executed, or rejected before running), if any. */
+  /** The tool call this turn made (executed, or rejected before running), if any; null for a call handed off. */
   tool: ToolCallRecord | null;
+  /** The call passed every check and was handed to the caller to run, as a guarded step does (guardedStep); its result is the caller's. */
+  handedOff?: true;
   generatedTokens: number;
   /**
    * How the step was decoded: model evaluations, and how many of the

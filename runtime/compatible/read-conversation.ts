@@ -1,0 +1,121 @@
+import { ChatRequestError } from "./chat-request-error.js";
+import { contentText, type AssistantMessage, type ChatMessage } from "./chat-messages.js";
+
+/** A call a message list shows: the step's thought, the call, and the result its tool message brought back. */
+export interface ShownCall {
+  readonly thought: string | undefined;
+  /** The tool's name as the request declares it. */
+  readonly name: string;
+  readonly args: unknown;
+  /** The tool message's content: its JSON where it parses, else its text. */
+  readonly result: unknown;
+  /** Whether that result says the call failed (see isFailedResult). */
+  readonly failed: boolean;
+}
+
+/** What an exchange holds after its question, in order: calls with their results, the user's further words, the assistant's reply. */
+export type ExchangeItem = { kind: "call"; call: ShownCall } | { kind: "user"; text: string } | { kind: "reply"; text: string };
+
+/** One question and what followed it, until the assistant replied without a call and the user asked again. */
+export interface ShownExchange {
+  readonly task: string;
+  readonly items: readonly ExchangeItem[];
+}
+
+/** A message list read as narrowgauge's conversation: the system text (null: none given), then its exchanges, the last one the question being answered. */
+export interface ShownConversation {
+  readonly system: string | null;
+  readonly exchanges: readonly ShownExchange[];
+}
+
+/**
+ * Whether a tool message's result says the call failed: a JSON object with
+ * `isError: true` (MCP's shape) or an `error` field that is neither null nor
+ * false (narrowgauge's own observation, `{ "error": "…" }`). Anything else
+ * is a result: a failure a tool reports in plain text reads as one.
+ */
+export function isFailedResult(result: unknown): boolean {
+  if (result === null || typeof result !== "object" || Array.isArray(result)) return false;
+  const record = result as Record<string, unknown>;
+  return record.isError === true || (record.error !== undefined && record.error !== null && record.error !== false);
+}
+
+function parsedResult(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function parsedArguments(text: string, param: string): unknown {
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ChatRequestError(param, "is not JSON");
+  }
+}
+
+/** The calls of an assistant message, each with its result from the tool message that answers it. */
+function callsOf(message: AssistantMessage, at: number, results: ReadonlyMap<string, string>): ShownCall[] {
+  const thought = message.reasoning_content ?? message.reasoning ?? (contentText(message.content) || undefined);
+  return (message.tool_calls ?? []).map((call, index) => {
+    const param = `messages[${at}].tool_calls[${index}]`;
+    const text = results.get(call.id);
+    if (text === undefined) throw new ChatRequestError(`${param}.id`, `no tool message answers the call ${JSON.stringify(call.id)}`);
+    const result = parsedResult(text);
+    return { thought: index === 0 ? thought || undefined : undefined, name: call.function.name, args: parsedArguments(call.function.arguments, `${param}.function.arguments`), result, failed: isFailedResult(result) };
+  });
+}
+
+/**
+ * Reads a checked message list. System (and developer) messages before the
+ * first question are the system text; a user message starts a new exchange
+ * where the assistant last replied without a call (or at the start), and is
+ * the user's further word in the exchange otherwise. Each call must be
+ * answered by a tool message, as OpenAI requires. Throws ChatRequestError
+ * for a list that cannot be read so: no question, an assistant message
+ * before any, a tool message that answers no call.
+ */
+export function readConversation(messages: readonly ChatMessage[]): ShownConversation {
+  const results = new Map<string, string>();
+  const calls = new Set(messages.flatMap((message) => (message.role === "assistant" ? (message.tool_calls ?? []).map((call) => call.id) : [])));
+  messages.forEach((message, index) => {
+    if (message.role !== "tool") return;
+    if (!calls.has(message.tool_call_id)) throw new ChatRequestError(`messages[${index}].tool_call_id`, `answers no call: ${JSON.stringify(message.tool_call_id)}`);
+    results.set(message.tool_call_id, contentText(message.content));
+  });
+  const system: string[] = [];
+  const exchanges: Array<{ task: string; items: ExchangeItem[] }> = [];
+  let replied = true;
+  messages.forEach((message, index) => {
+    const current = exchanges.at(-1);
+    switch (message.role) {
+      case "system":
+      case "developer":
+        if (current) current.items.push({ kind: "user", text: contentText(message.content) });
+        else system.push(contentText(message.content));
+        return;
+      case "user":
+        if (replied || !current) exchanges.push({ task: contentText(message.content), items: [] });
+        else current.items.push({ kind: "user", text: contentText(message.content) });
+        replied = false;
+        return;
+      case "assistant": {
+        if (!current) throw new ChatRequestError(`messages[${index}]`, "an assistant message before any user message");
+        const shown = callsOf(message, index, results);
+        if (shown.length > 0) current.items.push(...shown.map((call) => ({ kind: "call" as const, call })));
+        else {
+          current.items.push({ kind: "reply", text: contentText(message.content) });
+          replied = true;
+        }
+        return;
+      }
+      case "tool":
+        return;
+    }
+  });
+  if (exchanges.length === 0) throw new ChatRequestError("messages", "holds no user message: there is no question to answer");
+  return { system: system.length > 0 ? system.join("\n\n") : null, exchanges };
+}
