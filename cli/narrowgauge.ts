@@ -8,6 +8,7 @@ import { addAgentFlags, addModelFlags, UsageError, type FlagValues } from "./age
 import { collect, mountMcpServers } from "./mcp-flags.js";
 import { probeCommand } from "./probe-command.js";
 import { checkTracePath, EXIT, runAndReport } from "./run-command.js";
+import { serveCommand } from "./serve-command.js";
 import { serverCommand } from "./server-command.js";
 import { spyCommand } from "./spy-command.js";
 import { traceCommand } from "./trace-command.js";
@@ -90,6 +91,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   spyCommand(addAgentFlags(addModelFlags(program.command("spy"), "tiny")), (result) => (code = result));
   traceCommand(program.command("trace"), (result) => (code = result));
   serverCommand(program.command("server"), (result) => (code = result));
+  serveCommand(addAgentFlags(program.command("serve")), (result) => (code = result));
 
   try {
     await program.parseAsync(argv);

@@ -1,3 +1,4 @@
+import { thoughtInCallId } from "./call-id.js";
 import { ChatRequestError } from "./chat-request-error.js";
 import { contentText, type AssistantMessage, type ChatMessage } from "./chat-messages.js";
 
@@ -59,13 +60,16 @@ function parsedArguments(text: string, param: string): unknown {
 
 /** The calls of an assistant message, each with its result from the tool message that answers it. */
 function callsOf(message: AssistantMessage, at: number, results: ReadonlyMap<string, string>): ShownCall[] {
-  const thought = message.reasoning_content ?? message.reasoning ?? (contentText(message.content) || undefined);
+  // The thought a call's id carries is the step's own, exactly (a client may have mangled reasoning_content: openai's stream helper keeps its last delta).
+  const given = message.reasoning_content ?? message.reasoning ?? (contentText(message.content) || undefined);
   return (message.tool_calls ?? []).map((call, index) => {
+    const carried = thoughtInCallId(call.id);
+    const thought = carried ?? (index === 0 ? given : undefined);
     const param = `messages[${at}].tool_calls[${index}]`;
     const text = results.get(call.id);
     if (text === undefined) throw new ChatRequestError(`${param}.id`, `no tool message answers the call ${JSON.stringify(call.id)}`);
     const result = parsedResult(text);
-    return { thought: index === 0 ? thought || undefined : undefined, name: call.function.name, args: parsedArguments(call.function.arguments, `${param}.function.arguments`), result, failed: isFailedResult(result) };
+    return { thought: thought || undefined, name: call.function.name, args: parsedArguments(call.function.arguments, `${param}.function.arguments`), result, failed: isFailedResult(result) };
   });
 }
 

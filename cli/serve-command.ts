@@ -1,0 +1,61 @@
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { startChatServer } from "../serve/chat-server.js";
+import { agentOptions, type FlagValues } from "./agent-flags.js";
+import { EXIT, loadCliModel } from "./run-command.js";
+
+const port = (text: string) => {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0 || value > 65_535) throw new InvalidArgumentError("must be a port number (0: a free one)");
+  return value;
+};
+
+const positive = (text: string) => {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError("must be a positive integer");
+  return value;
+};
+
+interface ServeFlags extends FlagValues {
+  host: string;
+  port: number;
+  name?: string;
+  maxBody: number;
+}
+
+/**
+ * narrowgauge serve: an OpenAI-compatible chat-completions server on one
+ * model, each request one guarded step (docs/serving.md). Its flags are the
+ * model's (--model, --threads, --context-size, --sequences: the slots), the
+ * server's, and runAgent's (the profile, the turn budget, …), applied to
+ * every request.
+ */
+export function serveCommand(command: Command, done: (code: number) => void): Command {
+  return command
+    .description("an OpenAI-compatible server (POST /v1/chat/completions, GET /v1/models, GET /health): every step guarded, the conversation's state read off its messages")
+    .addOption(new Option("--model <source>", "a GGUF path, demo, tiny or tiny:SEED, hf:user/repo/file.gguf, or http://host:port of llama-servers (comma-separated)").default("demo"))
+    .option("--threads <n>", "CPU threads (default: 1 below 256 MiB, else the cores)", positive)
+    .option("--context-size <tokens>", "tokens one slot can hold (default: the training context capped at 4096)", positive)
+    .option("--sequences <n>", "slots: requests answered at once, the rest wait in order (default: 4 below 256 MiB, else 1)", positive)
+    .option("--host <address>", "the address to listen on (loopback unless you say otherwise)", "127.0.0.1")
+    .option("--port <n>", "the port (0: a free one, printed)", port, 8080)
+    .addOption(new Option("--api-key <key>", "a key every /v1/ request must send as Authorization: Bearer <key>; /health stays open").env("NARROWGAUGE_SERVE_API_KEY"))
+    .option("--name <id>", "the model's id in /v1/models (default: the model's name)")
+    .option("--max-body <bytes>", "the largest request body; larger ones get 413", positive, 4 * 1024 * 1024)
+    .action(async (flags: ServeFlags) => {
+      // --api-key is this server's own; a llama-server behind it takes NARROWGAUGE_API_KEY, as the other commands read it.
+      const key = flags.apiKey || undefined;
+      const model = await loadCliModel(flags.model ?? "demo", { ...flags, apiKey: process.env.NARROWGAUGE_API_KEY || undefined });
+      if (!model) return done(EXIT.usage);
+      const { model: _model, ...step } = agentOptions(flags, model.description.sampling.sampling);
+      const server = await startChatServer({ model, host: flags.host, port: flags.port, ...(key ? { apiKey: key } : {}), ...(flags.name ? { name: flags.name } : {}), maxBodyBytes: flags.maxBody, step });
+      process.stdout.write(`${server.url}\n`);
+      process.stderr.write(`serving ${model.description.name} (${model.description.sessions ?? "unlimited"} slot(s)) at ${server.url}/v1${key ? " to clients that send its API key" : ""}; Ctrl-C stops it\n`);
+      await new Promise<void>((resolve) => {
+        process.once("SIGINT", resolve);
+        process.once("SIGTERM", resolve);
+      });
+      await server.close();
+      await model.dispose();
+      done(EXIT.answered);
+    });
+}

@@ -1,0 +1,71 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { ChatRequestError } from "../runtime/compatible/chat-request-error.js";
+import { checkShape } from "../runtime/compatible/chat-messages.js";
+import type { GuardedStepOptions } from "../runtime/compatible/guarded-step.js";
+import type { Sampling } from "../runtime/engine/sampling.js";
+
+const ResponseFormat = Type.Union([
+  Type.Object({ type: Type.Literal("text") }),
+  Type.Object({ type: Type.Literal("json_object") }),
+  Type.Object({ type: Type.Literal("json_schema"), json_schema: Type.Object({ name: Type.Optional(Type.String()), schema: Type.Optional(Type.Object({})), strict: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])) }) }),
+]);
+
+/** The fields of a chat-completions request narrowgauge reads (others are ignored, as OpenAI-compatible servers do); messages, tools and tool_choice are checked by the guarded step. */
+const CompletionBody = Type.Object({
+  model: Type.Optional(Type.String()),
+  messages: Type.Array(Type.Unknown()),
+  tools: Type.Optional(Type.Union([Type.Array(Type.Unknown()), Type.Null()])),
+  tool_choice: Type.Optional(Type.Unknown()),
+  parallel_tool_calls: Type.Optional(Type.Boolean()),
+  stream: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  stream_options: Type.Optional(Type.Union([Type.Object({ include_usage: Type.Optional(Type.Boolean()) }), Type.Null()])),
+  temperature: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 2 }), Type.Null()])),
+  top_p: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()])),
+  seed: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  max_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  max_completion_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  n: Type.Optional(Type.Union([Type.Literal(1), Type.Null()])),
+  response_format: Type.Optional(Type.Union([ResponseFormat, Type.Null()])),
+});
+type CompletionBody = Static<typeof CompletionBody>;
+
+/** A request as the server runs it. */
+export interface CompletionRequest {
+  /** The model name the client gave (echoed back), or null. */
+  model: string | null;
+  stream: boolean;
+  includeUsage: boolean;
+  /** What the guarded step takes from the request (the server adds the model, the session, the profile, a signal). */
+  step: Pick<GuardedStepOptions, "messages" | "tools" | "toolChoice" | "sampling" | "maxTokensPerStep">;
+  /** The reply's JSON Schema where `response_format` asks for JSON (`{}` for json_object: any object), else null. */
+  replySchema: object | null;
+}
+
+/** Reads a parsed request body; throws ChatRequestError naming the field that is wrong. */
+export function readCompletionRequest(body: unknown): CompletionRequest {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new ChatRequestError(null, "the request body must be a JSON object");
+  checkShape<CompletionBody>(CompletionBody, body, "body");
+  const sampling: Sampling | undefined =
+    body.temperature === undefined || body.temperature === null
+      ? undefined
+      : { temperature: body.temperature, ...(body.top_p != null ? { topP: body.top_p } : {}), ...(body.seed != null ? { seed: body.seed } : {}) };
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+  const format = body.response_format;
+  const replySchema = !format || format.type === "text" ? null : format.type === "json_object" ? { type: "object" } : (format.json_schema.schema ?? { type: "object" });
+  if (replySchema && (body.tools?.length ?? 0) > 0 && body.tool_choice !== "none") {
+    throw new ChatRequestError("response_format", "a JSON reply is written without tools: send it with no tools (or tool_choice \"none\")");
+  }
+  return {
+    model: body.model ?? null,
+    stream: body.stream === true,
+    includeUsage: body.stream_options?.include_usage === true,
+    step: {
+      messages: body.messages as GuardedStepOptions["messages"],
+      ...(body.tools ? { tools: body.tools as GuardedStepOptions["tools"] } : {}),
+      ...(body.tool_choice !== undefined && body.tool_choice !== null ? { toolChoice: body.tool_choice as GuardedStepOptions["toolChoice"] } : {}),
+      ...(sampling ? { sampling } : {}),
+      ...(maxTokens ? { maxTokensPerStep: maxTokens } : {}),
+    },
+    replySchema,
+  };
+}
