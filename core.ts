@@ -100,3 +100,13 @@ export {
 } from "./guards/guard.js";
 export type { CallAttempt, CallCheck, RunRecords, RunSetting, RunState, ToolInfo, TurnCheck, TurnFacts } from "./guards/run-state.js";
 export { decisionEffect, describeDecision } from "./guards/describe-decision.js";
+
+// A guarded step of a conversation the caller holds, as OpenAI-compatible front doors take one (docs/serving.md).
+export { guardedStep, type GuardedOutcome, type GuardedStepOptions, type GuardedStepResult } from "./runtime/compatible/guarded-step.js";
+export { structuredReply, type StructuredReply, type StructuredReplyOptions } from "./runtime/compatible/structured-reply.js";
+export { ChatRequestError } from "./runtime/compatible/chat-request-error.js";
+export { checkMessages, checkShape, type ChatMessage, type ChatTool, type ToolChoice } from "./runtime/compatible/chat-messages.js";
+export { EXTENSION_KEYWORD } from "./runtime/compatible/declared-tools.js";
+export { isFailedResult } from "./runtime/compatible/read-conversation.js";
+export { StepFailedError } from "./runtime/compatible/step-failed-error.js";
+export { stepReport } from "./runtime/compatible/step-report.js";

@@ -1,10 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import type { ModelPort } from "../runtime/engine/model-port.js";
-import { guardedStep, type GuardedStepOptions } from "../runtime/compatible/guarded-step.js";
-import { structuredReply } from "../runtime/compatible/structured-reply.js";
-import type { RunEvent } from "../runtime/loop/run-types.js";
+import { guardedStep, structuredReply, type GuardedStepOptions, type ModelPort, type RunEvent } from "../index.js";
 import { readCompletionRequest, type CompletionRequest } from "./completion-request.js";
 import { choiceOfReply, choiceOfStep, chunk, closingChunks, completionBody, completionHead, type CompletionChoice, type CompletionHead } from "./completion-response.js";
 import { errorFor, openAIError, type OpenAIError } from "./openai-error.js";
@@ -118,7 +115,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       const reply = await structuredReply({ model: options.model, messages: request.step.messages, schema: request.replySchema, signal, ...(request.step.sampling ? { sampling: request.step.sampling } : {}), ...(request.step.maxTokensPerStep ? { maxTokens: request.step.maxTokensPerStep } : {}) });
       return choiceOfReply(reply);
     }
-    const onEvent = stream ? (event: RunEvent) => (event.type === "text" && event.field === "thought" ? stream.send({ reasoning_content: event.text }) : undefined) : undefined;
+    const onEvent = stream ? (event: RunEvent) => stream.follow(event) : undefined;
     return choiceOfStep(await guardedStep({ ...options.step, ...request.step, model: options.model, signal, ...(onEvent ? { onEvent } : {}) }));
   }
 
@@ -150,7 +147,8 @@ function failureOf(choice: CompletionChoice): OpenAIError | null {
 }
 
 interface Stream {
-  send(delta: object): void;
+  /** Sends the thought of each turn as it is sampled. */
+  follow(event: RunEvent): void;
   close(choice: CompletionChoice, includeUsage: boolean): void;
   fail(error: OpenAIError): void;
 }
@@ -162,9 +160,17 @@ function openStream(response: ServerResponse, head: CompletionHead): Stream {
     if (!response.writableEnded && !response.destroyed) response.write(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
   };
   write(chunk(head, { role: "assistant", content: "" }));
+  // Whether the turn now running streamed its thought (a codec whose thought is not JSON text streams none: it is sent whole at the end).
+  let streamed = false;
   return {
-    send: (delta) => write(chunk(head, delta)),
+    follow(event) {
+      if (event.type === "turn-start") streamed = false;
+      if (event.type !== "text" || event.field !== "thought") return;
+      streamed = true;
+      write(chunk(head, { reasoning_content: event.text }));
+    },
     close(choice, includeUsage) {
+      if (!streamed && choice.message.reasoning_content) write(chunk(head, { reasoning_content: choice.message.reasoning_content }));
       for (const piece of closingChunks(head, choice, includeUsage)) write(piece);
       write("[DONE]");
       response.end();

@@ -1,8 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { ChatRequestError } from "../runtime/compatible/chat-request-error.js";
-import { checkShape } from "../runtime/compatible/chat-messages.js";
-import type { GuardedStepOptions } from "../runtime/compatible/guarded-step.js";
-import type { Sampling } from "../runtime/engine/sampling.js";
+import { ChatRequestError, checkShape, type GuardedStepOptions, type Sampling } from "../index.js";
 
 const ResponseFormat = Type.Union([
   Type.Object({ type: Type.Literal("text") }),

@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { callIdFor } from "../runtime/compatible/call-id.js";
-import type { GuardedStepResult } from "../runtime/compatible/guarded-step.js";
-import type { StructuredReply } from "../runtime/compatible/structured-reply.js";
+import { stepReport, type GuardedStepResult, type StructuredReply } from "../index.js";
 
 /** What every completion of one request shares: its id, its time, the model name it answers as. */
 export interface CompletionHead {
@@ -31,20 +29,14 @@ const usageOf = (tokens: { prompt: number; generated: number }) => ({ prompt_tok
  * else "stop"), never an invented answer. The thought is
  * `reasoning_content`. `narrowgauge` holds what the guards did: each of the
  * step's turns (what the grammar offered, every decision, how the step was
- * judged), the outcome, the tokens evaluated and the milliseconds.
+ * judged), the outcome, the tokens evaluated and the milliseconds (stepReport).
  */
 export function choiceOfStep(result: GuardedStepResult): CompletionChoice {
   const { outcome } = result;
   const message: CompletionChoice["message"] = { role: "assistant", content: outcome.kind === "answer" ? outcome.answer : null, ...(result.thought ? { reasoning_content: result.thought } : {}) };
-  if (outcome.kind === "call") message.tool_calls = [{ id: callIdFor(result.thought), type: "function", function: { name: outcome.name, arguments: JSON.stringify(outcome.args) } }];
+  if (outcome.kind === "call") message.tool_calls = [{ id: outcome.id, type: "function", function: { name: outcome.name, arguments: JSON.stringify(outcome.args) } }];
   const finishReason = outcome.kind === "call" ? "tool_calls" : outcome.kind === "failed" && outcome.reason === "max-turns" ? "length" : "stop";
-  const turns = result.turns.map((turn) => ({ index: turn.index, visible: turn.visible, guards: turn.guards, check: turn.check, raw: turn.raw, ...(turn.failure ? { failure: turn.failure } : {}), ...(turn.tool ? { refused: turn.tool } : {}) }));
-  return {
-    message,
-    finishReason,
-    usage: usageOf(result.tokens),
-    narrowgauge: { outcome, turns, turnsBefore: result.turnsBefore, codec: result.codec, profile: result.profile, tokens: result.tokens, ms: result.ms },
-  };
+  return { message, finishReason, usage: usageOf(result.tokens), narrowgauge: stepReport(result) };
 }
 
 /** A JSON reply (`response_format`) as a chat completion: the JSON as content, or none ("length" where it was cut off). */

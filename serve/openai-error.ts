@@ -1,11 +1,4 @@
-import { NarrowgaugeError } from "../base/narrowgauge-error.js";
-import { thrownMessage } from "../base/thrown-message.js";
-import { ConfigurationError } from "../base/configuration-error.js";
-import { ChatRequestError } from "../runtime/compatible/chat-request-error.js";
-import { GrammarRejectedError } from "../runtime/engine/model-errors.js";
-import { ToolDefinitionError } from "../runtime/tools/tool-definition-error.js";
-import { EmptyStepError, ToolNameError } from "../schemas/step-schema.js";
-import { UnsupportedSchemaError } from "../schemas/unsupported-schema-error.js";
+import { ChatRequestError, ConfigurationError, EmptyStepError, GrammarRejectedError, NarrowgaugeError, ToolDefinitionError, ToolNameError, UnsupportedSchemaError } from "../index.js";
 
 /** The configuration errors a request can cause (its tools, its options): the client's to fix. */
 const REFUSED_CONFIGURATION = [ConfigurationError, ToolDefinitionError, GrammarRejectedError, UnsupportedSchemaError, EmptyStepError, ToolNameError];
@@ -32,11 +25,14 @@ export function openAIError(status: number, message: string, options: { type?: s
 export function errorFor(error: unknown): OpenAIError {
   if (error instanceof ChatRequestError) return openAIError(400, error.message, { param: error.param, code: error.code });
   if (REFUSED_CONFIGURATION.some((kind) => error instanceof kind)) return openAIError(400, (error as Error).message, { code: (error as NarrowgaugeError).code });
-  let message: string;
+  return openAIError(500, messageOf(error), { code: error instanceof NarrowgaugeError ? error.code : null });
+}
+
+/** A thrown value's message, whatever was thrown; never a stack. */
+function messageOf(error: unknown): string {
   try {
-    message = thrownMessage(error);
+    return error instanceof Error ? error.message : String(error);
   } catch {
-    message = "the request failed";
+    return "the request failed";
   }
-  return openAIError(500, message, { code: error instanceof NarrowgaugeError ? error.code : null });
 }

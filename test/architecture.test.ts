@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
  * comments that stand on their own, and demos written against the public API.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCE_ROOMS = ["base", "browser", "prompts", "runtime", "schemas", "guards", "cli", "trace", "probe", "demos", "bench", "train", "test"];
+const SOURCE_ROOMS = ["base", "browser", "prompts", "runtime", "schemas", "guards", "cli", "serve", "ai-sdk", "trace", "probe", "demos", "bench", "train", "test"];
 const SKIP = new Set(["node_modules", "dist", ".git", "__snapshots__", ".cache"]);
 
 function walk(directory: string): string[] {
@@ -91,6 +91,8 @@ const MAY_IMPORT: Array<[room: string, allowed: string[]]> = [
   ["runtime/codec/", ["base/", "schemas/", "prompts/", "runtime/engine/", "runtime/history/"]],
   // The loop reaches models through the port alone: no backend.
   ["runtime/loop/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/", "runtime/tools/", "runtime/codec/", "runtime/questions/"]],
+  // A guarded step of a conversation the caller holds (OpenAI-style messages): the loop's own turns, the state read off the messages.
+  ["runtime/compatible/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/", "runtime/tools/", "runtime/codec/", "runtime/loop/", "runtime/questions/"]],
   // The page's entry: the public API without what needs Node, the trace view; its demo page builds on it alone (and the demo's tools).
   ["browser/demo/", ["browser/index.ts", "browser/build/", "demos/weather-tools"]],
   ["browser/", ["core.ts", "base/", "schemas/", "prompts/", "guards/", "runtime/", "trace/"]],
@@ -99,7 +101,10 @@ const MAY_IMPORT: Array<[room: string, allowed: string[]]> = [
   // The product's own tools: the trace viewer, the probe (an evaluation over the demo's tools), the command line over both.
   ["trace/", ["index.ts"]],
   ["probe/", ["index.ts", "trace/", "demos/weather-tools"]],
-  ["cli/", ["index.ts", "trace/", "probe/", "demos/weather-tools"]],
+  // The front doors for other loops, on the public API alone: an OpenAI-compatible server, an AI SDK provider.
+  ["serve/", ["index.ts"]],
+  ["ai-sdk/", ["index.ts"]],
+  ["cli/", ["index.ts", "trace/", "probe/", "serve/", "demos/weather-tools"]],
   // Distillation writes GGUFs with the GGUF room's writer and the built-in model's vocabulary, for the demo's tools.
   ["train/", ["index.ts", "testing.ts", "runtime/gguf/", "demos/weather-tools"]],
 ];

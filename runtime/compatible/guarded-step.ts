@@ -7,6 +7,7 @@ import { endOf } from "../loop/run-endings.js";
 import { RunRecorder } from "../loop/run-recorder.js";
 import { handedOff, playTurns } from "../loop/run-turns.js";
 import type { RunEndReason, RunResult, TurnRecord } from "../loop/run-types.js";
+import { callIdFor } from "./call-id.js";
 import { ChatRequestError } from "./chat-request-error.js";
 import { checkMessages, checkShape, ToolChoiceSchema, type ChatMessage, type ChatTool, type ToolChoice } from "./chat-messages.js";
 import { declaredTools } from "./declared-tools.js";
@@ -28,7 +29,8 @@ export interface GuardedStepOptions extends Omit<RunAgentOptions, "task" | "tool
 
 /** What the step came to: one call for the client to run, an answer the checks let stand, or an honest failure. */
 export type GuardedOutcome =
-  | { kind: "call"; name: string; args: unknown }
+  /** `id`: the call's id for the client to echo back, carrying the thought (see callIdFor). */
+  | { kind: "call"; id: string; name: string; args: unknown }
   | { kind: "answer"; answer: string; ungroundedNumbers: number[]; ungroundedNames: string[]; unverified: boolean }
   | { kind: "failed"; reason: Exclude<RunEndReason, "final-answer">; error: RunResult["error"]; partialAnswer: string | null };
 
@@ -110,7 +112,7 @@ export async function guardedStep(options: GuardedStepOptions): Promise<GuardedS
     const sum = (pick: (item: { prompt: { tokens: number; evaluated: number }; generatedTokens: number }) => number) => [...turns, ...judgements].reduce((total, item) => total + pick(item), 0);
     return {
       ...common,
-      outcome: { kind: "call", name: step.call.tool, args: step.call.args ?? {} },
+      outcome: { kind: "call", id: callIdFor(step.thought ?? null), name: step.call.tool, args: step.call.args ?? {} },
       thought: step.thought ?? null,
       tokens: { prompt: sum((item) => item.prompt.tokens), evaluated: sum((item) => item.prompt.evaluated), generated: sum((item) => item.generatedTokens) },
       ms: { total: performance.now() - started, waited },

@@ -99,4 +99,24 @@ describe("an app made with npm init -y (CommonJS) that installed the packed tarb
     expect(pkg.exports["./browser"]).toEqual({ types: "./dist/browser/index.d.ts", default: "./dist/browser/narrowgauge.js" });
     expect(pkg.peerDependenciesMeta["@wllama/wllama"].optional).toBe(true);
   });
+
+  it("installs no AI SDK package, and narrowgauge/ai-sdk runs generateText once the app installs ai", async () => {
+    expect(existsSync(join(app, "node_modules", "ai"))).toBe(false);
+    expect(existsSync(join(app, "node_modules", "@ai-sdk"))).toBe(false);
+    const lock = JSON.parse(await readFile(join(ROOT, "package-lock.json"), "utf8"));
+    const installed = await sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", `ai@${lock.packages["node_modules/ai"].version}`], app);
+    expect(installed.code, installed.stderr).toBe(0);
+    const script = `import { generateText } from "ai";
+import { loadModel } from "narrowgauge";
+import { createNarrowgauge } from "narrowgauge/ai-sdk";
+const model = await loadModel("demo");
+const { text, finishReason } = await generateText({ model: createNarrowgauge({ model }), prompt: "Hello" });
+console.log(typeof text, finishReason);
+await model.dispose();
+`;
+    await writeFile(join(app, "provider.mjs"), script);
+    const { code, stdout, stderr } = await sh(process.execPath, ["provider.mjs"], app);
+    expect(code, stderr).toBe(0);
+    expect(stdout.trim()).toMatch(/^string (stop|length|other)$/);
+  }, 300_000);
 });
