@@ -94,7 +94,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   }
 
   async function complete(request: CompletionRequest, response: ServerResponse, signal: AbortSignal): Promise<void> {
-    const head = completionHead(request.model ?? name);
+    const head = completionHead(name);
     const stream = request.stream ? openStream(response, head) : null;
     let choice: CompletionChoice;
     try {

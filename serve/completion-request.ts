@@ -7,7 +7,12 @@ const ResponseFormat = Type.Union([
   Type.Object({ type: Type.Literal("json_schema"), json_schema: Type.Object({ name: Type.Optional(Type.String()), schema: Type.Optional(Type.Object({})), strict: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])) }) }),
 ]);
 
-/** The fields of a chat-completions request narrowgauge reads (others are ignored, as OpenAI-compatible servers do); messages, tools and tool_choice are checked by the guarded step. */
+/**
+ * The fields of a chat-completions request narrowgauge reads (others are
+ * ignored, as OpenAI-compatible servers do; `model` too: a server serves
+ * one, and its completions name it); messages, tools and tool_choice are
+ * checked by the guarded step.
+ */
 const CompletionBody = Type.Object({
   model: Type.Optional(Type.String()),
   messages: Type.Array(Type.Unknown()),
@@ -28,8 +33,6 @@ type CompletionBody = Static<typeof CompletionBody>;
 
 /** A request as the server runs it. */
 export interface CompletionRequest {
-  /** The model name the client gave (echoed back), or null. */
-  model: string | null;
   stream: boolean;
   includeUsage: boolean;
   /** What the guarded step takes from the request (the server adds the model, the session, the profile, a signal). */
@@ -53,7 +56,6 @@ export function readCompletionRequest(body: unknown): CompletionRequest {
     throw new ChatRequestError("response_format", "a JSON reply is written without tools: send it with no tools (or tool_choice \"none\")");
   }
   return {
-    model: body.model ?? null,
     stream: body.stream === true,
     includeUsage: body.stream_options?.include_usage === true,
     step: {
