@@ -11,6 +11,13 @@ export interface View {
   enums: Record<string, Array<string | number>>;
   /** Numbers the FinalAnswer text may contain (G4's answer grammar), or null when unrestricted. */
   answerNumbers: number[] | null;
+  /**
+   * Numbers the arguments may hold below a tool's top-level parameters (G4:
+   * in an array, an object, a map), each narrowed to those its own schema
+   * admits (see narrowNestedNumbers); absent when unrestricted. The
+   * top-level parameters are narrowed by `enums`.
+   */
+  argumentNumbers?: number[];
   /** Notes appended to the conversation before this turn (each once per run). */
   notes: string[];
 }

@@ -2,6 +2,7 @@ import { ANNOTATION_KEYWORDS } from "./keywords/annotation-keywords.js";
 import { APPLICATOR_KEYWORDS } from "./keywords/applicator-keywords.js";
 import { ARRAY_KEYWORDS } from "./keywords/array-keywords.js";
 import { FORMAT_KEYWORD } from "./keywords/format-keyword.js";
+import { FREE_VALUE_KEYWORDS } from "./keywords/json-value.js";
 import type { KeywordDefinition, KeywordSupport } from "./keywords/keyword.js";
 import { NUMBER_KEYWORDS } from "./keywords/number-keywords.js";
 import { OBJECT_KEYWORDS } from "./keywords/object-keywords.js";
@@ -28,6 +29,7 @@ export const KEYWORD_DEFINITIONS: readonly KeywordDefinition[] = [
   ...VALUE_KEYWORDS,
   ...UNION_KEYWORDS,
   ...APPLICATOR_KEYWORDS,
+  ...FREE_VALUE_KEYWORDS,
   ...ANNOTATION_KEYWORDS,
 ];
 

@@ -1,5 +1,6 @@
 import { REFUSED, SENT_BACK, WITHHELD } from "../../prompts/model-text.js";
 import { validateAgainst } from "../../schemas/validator-cache.js";
+import { narrowNestedNumbers } from "../../schemas/nested-numbers.js";
 import { isNumericSchema, topLevelProperties } from "../../schemas/schema-shapes.js";
 import { enumKey } from "../facts/enum-domains.js";
 import { groundedNumbers, isGrounded, numbersInText, numericLeaves } from "../facts/grounded-numbers.js";
@@ -18,7 +19,9 @@ function suppliers(state: RunState, except: string): Array<{ tool: string; provi
 /**
  * G4, numeric provenance. In the grammar (mode "grammar"): a numeric
  * argument's legal values are exactly the grounded numbers that satisfy its
- * own schema, so an invented number is unsampleable; a tool whose required
+ * own schema, at the top level and nested in an argument (an array's
+ * items, an object's fields: `argumentNumbers`), so an invented number is
+ * unsampleable; a tool whose required
  * number has no grounded candidate yet is hidden until one exists; the
  * FinalAnswer text may write digits only as grounded numbers. As checks
  * (mode "grammar" or "check"): a call carrying an ungrounded number is
@@ -53,9 +56,15 @@ export const provenanceGuard = defineGuard({
           break;
         }
       }
+      // A number nested in a required argument (an array's items, an object's) that no grounded number can fill hides the tool too.
+      const nested = hidden.includes(tool.name) ? null : narrowNestedNumbers(tool.params, grounded).unfillable;
+      if (nested !== null) {
+        hidden.push(tool.name);
+        decisions.push({ kind: "hide-tool", tool: tool.name, reason: WITHHELD.noGroundedNumber(`${tool.name}${nested}`) });
+      }
     }
     return {
-      view: { ...view, tools: view.tools.filter((tool) => !hidden.includes(tool)), enums, answerNumbers: grounded },
+      view: { ...view, tools: view.tools.filter((tool) => !hidden.includes(tool)), enums, answerNumbers: grounded, argumentNumbers: grounded },
       decisions,
     };
   },

@@ -2,6 +2,7 @@ import type { ChatHistoryItem } from "node-llama-cpp";
 import { domainsOf } from "../../guards/facts/enum-domains.js";
 import type { GuardDecision, View } from "../../guards/guard.js";
 import type { RunState } from "../../guards/run-state.js";
+import { narrowNestedNumbers } from "../../schemas/nested-numbers.js";
 import { narrowParams } from "../../schemas/narrow-params.js";
 import { buildStepSchema, stepParts, type StepParts, type StepSchema, type StepSchemaOptions, type ToolSchemaSpec } from "../../schemas/step-schema.js";
 import { appendNotes } from "../history/history-items.js";
@@ -121,7 +122,8 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
   const started = performance.now();
   const tools = view.tools.map((name) => {
     const tool = conversation.registry.get(name)!;
-    return { name, description: tool.description, params: narrowParams(tool.params, domainsOf(view.enums, name)) };
+    const params = view.argumentNumbers ? (narrowNestedNumbers(tool.params, view.argumentNumbers).schema as typeof tool.params) : tool.params;
+    return { name, description: tool.description, params: narrowParams(params, domainsOf(view.enums, name)) };
   });
   const callNumber = callsIn(conversation.history) + 1;
   const grammarFor = (caps: { thought: number; answer: number }, callsShown: number) => {

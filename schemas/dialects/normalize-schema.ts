@@ -20,7 +20,7 @@ export interface NormalizedSchema {
 }
 
 /** Extension keywords narrowgauge's compiler reads (schemas/keywords/). */
-const NARROWGAUGE_KEYWORDS: ReadonlySet<string> = new Set(["x-ascii", "x-grounded-numbers"]);
+const NARROWGAUGE_KEYWORDS: ReadonlySet<string> = new Set(["x-ascii", "x-grounded-numbers", "x-free-numbers"]);
 
 const cache = new BoundedCache<string, NormalizedSchema>(512);
 

@@ -2,7 +2,8 @@ import { gbnfLiteral } from "../gbnf-literal.js";
 import { repeat, sequence } from "../gbnf-rules.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import { NOTATIONS } from "../../base/value-notation.js";
-import type { EmitContext } from "./keyword.js";
+import { writeValue } from "../../base/value-notation.js";
+import type { EmitContext, KeywordDefinition } from "./keyword.js";
 import { emitStringOf } from "./string-keywords.js";
 
 /** How deep a free JSON value may nest by default: arrays and objects of arrays and objects of scalars (runAgent's freeValueDepth). */
@@ -11,6 +12,21 @@ export const JSON_VALUE_DEPTH = 3;
 export const MAX_JSON_VALUE_DEPTH = 16;
 /** Longest key of a map or a free object, in code points. */
 export const MAP_KEY_MAX_LENGTH = 64;
+
+/**
+ * `x-free-numbers` (narrowgauge's, set by G4 through narrowNestedNumbers):
+ * a free JSON value whose numbers can only be these, anywhere in it.
+ */
+export const FREE_VALUE_KEYWORDS: readonly KeywordDefinition[] = [
+  {
+    keyword: "x-free-numbers",
+    support: "grammar",
+    validate(value, path) {
+      if (!Array.isArray(value) || !value.every((number) => typeof number === "number" && Number.isFinite(number))) throw new UnsupportedSchemaError("x-free-numbers", path, "expects an array of finite numbers");
+    },
+    example: { schema: { "x-free-numbers": [3] }, unwritable: [4] },
+  },
+];
 
 /** Rule names of the context's notation: JSON's as they always were, another notation's prefixed with its name. */
 const ruleName = (context: EmitContext, name: string) => (context.notation.strings === "json" ? `json-${name}` : `${context.notation.name}-${name}`);
@@ -46,23 +62,25 @@ export function emitMapOf(context: EmitContext, value: string, bounds: { minEntr
  * default maxLength, arrays and objects by the default maxItems, nesting to
  * the context's freeValueDepth (JSON_VALUE_DEPTH unless set). What a schema
  * with no type admits, and a map's values when it declares none. In a
- * notation that sorts its keys a free object is `{}` only.
+ * notation that sorts its keys a free object is `{}` only. With `numbers`
+ * (`x-free-numbers`), a number anywhere in it is one of those.
  */
-export function emitJsonValue(context: EmitContext, depth = context.freeValueDepth): string {
+export function emitJsonValue(context: EmitContext, depth = context.freeValueDepth, numbers?: readonly number[]): string {
   const { rules, notation } = context;
   const { words } = notation;
+  const number = numbers === undefined ? `"-"? (${rules.primitive("json-number-body")})` : [...new Set(numbers.map((value) => gbnfLiteral(writeValue(value, notation))))].join(" | ");
   const scalar = rules.add(
-    ruleName(context, "scalar"),
-    `${emitStringOf(context, 0, context.defaultMaxLength)} | "-"? (${rules.primitive("json-number-body")}) | ${[words.true, words.false, words.null].map(gbnfLiteral).join(" | ")}`,
+    ruleName(context, numbers === undefined ? "scalar" : "grounded-scalar"),
+    [emitStringOf(context, 0, context.defaultMaxLength), ...(number ? [number] : []), ...[words.true, words.false, words.null].map(gbnfLiteral)].join(" | "),
   );
   rules.primitive("json-fraction");
   rules.primitive("json-exponent");
   if (depth === 0) return scalar;
   const arrays = context.within(notation.arrays);
   const objects = context.within(notation.objects);
-  const inArray = emitJsonValue(arrays.within(arrays.notation.members), depth - 1);
+  const inArray = emitJsonValue(arrays.within(arrays.notation.members), depth - 1, numbers);
   const objectMembers = objects.notation.members;
-  const inObject = objectMembers === arrays.notation.members ? inArray : emitJsonValue(objects.within(objectMembers), depth - 1);
+  const inObject = objectMembers === arrays.notation.members ? inArray : emitJsonValue(objects.within(objectMembers), depth - 1, numbers);
   const { comma } = arrays.notation;
   const more = repeat(rules.add(ruleName(arrays, `more-${depth}`), sequence(gbnfLiteral(comma), inArray)), 0, context.defaultMaxItems - 1);
   const array = rules.add(ruleName(arrays, `array-${depth}`), context.defaultMaxItems === 0 ? '"[]"' : sequence('"["', `(${sequence(inArray, more)})?`, '"]"'));

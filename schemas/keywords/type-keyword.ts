@@ -28,7 +28,7 @@ export function emitType(context: EmitContext, node: Schema, path: string, nameH
       return emitArray(context, node, path, nameHint);
     case undefined:
       // No type, const, enum or union: any JSON value, bounded (see emitJsonValue).
-      return emitJsonValue(context);
+      return emitJsonValue(context, context.freeValueDepth, node["x-free-numbers"] as number[] | undefined);
     default:
       throw new UnsupportedSchemaError("type", path, `unknown type ${JSON.stringify(node.type)}`);
   }

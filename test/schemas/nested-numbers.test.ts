@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { compileGbnf } from "../../schemas/gbnf-compiler.js";
+import { narrowNestedNumbers } from "../../schemas/nested-numbers.js";
+import { grammarAccepts } from "../helpers/grammar-acceptance.js";
+
+const points = {
+  type: "object",
+  properties: {
+    scale: { type: "number" },
+    points: { type: "array", minItems: 1, items: { type: "object", properties: { x: { type: "integer" }, y: { type: "number", minimum: 10 } }, required: ["x", "y"] } },
+    cards: { type: "object", description: "any values by name" },
+    extra: { description: "anything" },
+  },
+  required: ["scale", "points"],
+};
+
+describe("narrowNestedNumbers (G4's numbers below the top level)", () => {
+  it("narrows each nested number to the allowed ones its own schema admits, and leaves the top level to the view's enums", () => {
+    const { schema, unfillable } = narrowNestedNumbers(points, [3, 12]);
+    const narrowed = schema as { properties: Record<string, Record<string, unknown>> };
+    expect(narrowed.properties.scale).toEqual({ type: "number" });
+    expect((narrowed.properties.points!.items as { properties: Record<string, unknown> }).properties).toEqual({ x: { type: "integer", enum: [3, 12] }, y: { type: "number", minimum: 10, enum: [12] } });
+    expect(narrowed.properties.cards!.additionalProperties).toEqual({ "x-free-numbers": [3, 12] });
+    expect(narrowed.properties.extra).toEqual({ description: "anything", "x-free-numbers": [3, 12] });
+    expect(unfillable).toBeNull();
+  });
+
+  it("names a required nested number no allowed one fits, and leaves it as it is", () => {
+    const { schema, unfillable } = narrowNestedNumbers(points, [3]);
+    expect(unfillable).toBe(".points[].y");
+    expect(((schema as { properties: { points: { items: { properties: { y: object } } } } }).properties.points.items.properties.y)).toEqual({ type: "number", minimum: 10 });
+    // Optional all the way up: nothing is unfillable.
+    expect(narrowNestedNumbers({ type: "object", properties: { list: { type: "array", items: { type: "number", minimum: 10 } } } }, [3]).unfillable).toBeNull();
+  });
+
+  it("gives back the same object where there is nothing to narrow", () => {
+    const flat = { type: "object", properties: { city: { type: "string" }, a: { type: "number" } }, required: ["city"] };
+    expect(narrowNestedNumbers(flat, [1, 2]).schema).toBe(flat);
+  });
+
+  it("makes an ungrounded number unsampleable in the grammar, nested and in a free value", async () => {
+    const gbnf = compileGbnf(narrowNestedNumbers(points, [3, 12]).schema);
+    expect(await grammarAccepts(gbnf, '{"scale":1,"points":[{"x":3,"y":12}],"cards":{"a":[12,"x",{"b":3}]}}')).toBe(true);
+    expect(await grammarAccepts(gbnf, '{"scale":1,"points":[{"x":4,"y":12}]}')).toBe(false);
+    expect(await grammarAccepts(gbnf, '{"scale":1,"points":[{"x":3,"y":12}],"cards":{"a":[5]}}')).toBe(false);
+    expect(await grammarAccepts(gbnf, '{"scale":1,"points":[{"x":3,"y":12}],"extra":{"deep":[7]}}')).toBe(false);
+  });
+});
