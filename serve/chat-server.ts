@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { guardedStep, structuredReply, type GuardedStepOptions, type ModelPort, type RunEvent } from "../index.js";
+import { guardedStep, RUN_DEFAULTS, structuredReply, type GuardedStepOptions, type ModelPort, type RunEvent } from "../index.js";
 import { readCompletionRequest, type CompletionRequest } from "./completion-request.js";
 import { choiceOfReply, choiceOfStep, chunk, closingChunks, completionBody, completionHead, type CompletionChoice, type CompletionHead } from "./completion-response.js";
 import { errorFor, openAIError, type OpenAIError } from "./openai-error.js";
@@ -116,7 +116,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       return choiceOfReply(reply);
     }
     const onEvent = stream ? (event: RunEvent) => stream.follow(event) : undefined;
-    return choiceOfStep(await guardedStep({ ...options.step, ...request.step, model: options.model, signal, ...(onEvent ? { onEvent } : {}) }));
+    return choiceOfStep(await guardedStep({ ...withCaps(options.step ?? {}, request.step), model: options.model, signal, ...(onEvent ? { onEvent } : {}) }));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -181,4 +181,16 @@ function openStream(response: ServerResponse, head: CompletionHead): Stream {
       response.end();
     },
   };
+}
+
+const CAPS = ["maxTokensPerStep", "thoughtMaxLength", "answerMaxLength", "defaultMaxLength", "defaultMaxItems"] as const;
+
+/** The server's step options with a request's: where both cap the same thing (max_tokens' caps), the smaller stands; each cap at most its option's range (runAgent's defaults where the server sets none). */
+function withCaps(server: NonNullable<ChatServerOptions["step"]>, request: CompletionRequest["step"]): Omit<GuardedStepOptions, "model"> {
+  const merged: Omit<GuardedStepOptions, "model"> = { ...server, ...request };
+  for (const cap of CAPS) {
+    const limit = server[cap] ?? RUN_DEFAULTS[cap];
+    if (request[cap] !== undefined) merged[cap] = Math.min(request[cap]!, limit);
+  }
+  return merged;
 }

@@ -43,6 +43,8 @@ describe("guardedStep", () => {
       expect(step.turns[0]!.spy!.grammar).toBe(run.turns[index]!.spy!.grammar);
       expect(step.turnsBefore).toBe(index);
     });
+    // Each step after the first is sampled in the session the last one gave back: only the new tail of the prompt is evaluated.
+    for (const step of steps.slice(1)) expect(step.tokens.evaluated).toBeLessThan(step.tokens.prompt / 4);
     const last = steps.at(-1)!.outcome;
     expect(last.kind === "answer" && last.answer).toBe(run.answer);
     expect(run.answer).toMatch(/18/);
