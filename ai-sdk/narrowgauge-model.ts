@@ -1,5 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4Warning } from "@ai-sdk/provider";
-import { guardedStep, stepReport, StepFailedError, structuredReply, type GuardedStepOptions, type GuardedStepResult, type ModelPort, type RunEvent, type Sampling, type StructuredReply } from "../index.js";
+import { ChatRequestError, guardedStep, RUN_DEFAULTS, stepCaps, stepReport, StepFailedError, structuredReply, type GuardedStepOptions, type GuardedStepResult, type ModelPort, type RunEvent, type Sampling, type StructuredReply } from "../index.js";
 import { declaredTools, promptMessages, toolChoiceOf } from "./prompt-messages.js";
 
 /** createNarrowgauge's options: the model, and runAgent's options applied to every step (profile, requireTool, maxTurns, …). */
@@ -26,8 +26,8 @@ interface Answered {
 
 function stepContent(result: GuardedStepResult): Answered {
   const { outcome } = result;
-  if (outcome.kind === "failed" && (outcome.reason === "model-error" || outcome.reason === "context-overflow")) {
-    throw new StepFailedError(outcome.error?.code ?? outcome.reason, outcome.error?.message ?? "the model could not be run");
+  if (outcome.kind === "failed" && (outcome.reason === "model-error" || outcome.reason === "context-overflow" || outcome.reason === "aborted")) {
+    throw new StepFailedError(outcome.error?.code ?? outcome.reason, outcome.error?.message ?? (outcome.reason === "aborted" ? "the step was aborted" : "the model could not be run"));
   }
   const content: LanguageModelV4Content[] = result.thought ? [{ type: "reasoning", text: result.thought }] : [];
   if (outcome.kind === "call") content.push({ type: "tool-call", toolCallId: outcome.id, toolName: outcome.name, input: JSON.stringify(outcome.args) });
@@ -44,6 +44,13 @@ function replyContent(reply: StructuredReply): Answered {
     usage: usageOf(reply.tokens),
     narrowgauge: reply.ok ? { outcome: { kind: "json" }, tokens: reply.tokens } : { outcome: { kind: "failed", reason: reply.reason, message: reply.message }, tokens: reply.tokens },
   };
+}
+
+/** Caps from maxOutputTokens, each at most the provider's own (runAgent's default where it sets none). */
+function smallerCaps(own: Partial<GuardedStepOptions>, caps: ReturnType<typeof stepCaps>): ReturnType<typeof stepCaps> {
+  const capped = { ...caps };
+  for (const key of Object.keys(caps) as Array<keyof typeof caps>) capped[key] = Math.min(caps[key]!, own[key] ?? RUN_DEFAULTS[key]);
+  return capped;
 }
 
 /** The settings the AI SDK passes that narrowgauge does not honour, as warnings. */
@@ -66,21 +73,25 @@ export function createNarrowgauge(options: NarrowgaugeProviderOptions): Language
   const samplingFor = (call: LanguageModelV4CallOptions): Sampling | undefined =>
     call.temperature === undefined ? preset : { temperature: call.temperature, ...(call.topP !== undefined ? { topP: call.topP } : {}), ...(call.seed !== undefined ? { seed: call.seed } : {}) };
 
-  async function answer(call: LanguageModelV4CallOptions, onEvent?: (event: RunEvent) => void): Promise<Answered> {
+  async function answer(call: LanguageModelV4CallOptions, onEvent?: (event: RunEvent) => void, cancelled?: AbortSignal): Promise<Answered> {
     const messages = promptMessages(call.prompt);
     const sampling = samplingFor(call);
-    const common = { ...(sampling ? { sampling } : {}), ...(call.abortSignal ? { signal: call.abortSignal } : {}) };
+    const signal = call.abortSignal && cancelled ? AbortSignal.any([call.abortSignal, cancelled]) : (call.abortSignal ?? cancelled);
+    const common = { ...(sampling ? { sampling } : {}), ...(signal ? { signal } : {}) };
     if (call.responseFormat?.type === "json") {
+      if ((call.tools?.length ?? 0) > 0 && call.toolChoice?.type !== "none") throw new ChatRequestError("responseFormat", "a JSON reply is written without tools: send it with no tools (or toolChoice none)");
       return replyContent(await structuredReply({ model, messages, schema: (call.responseFormat.schema as object | undefined) ?? { type: "object" }, ...common, ...(call.maxOutputTokens ? { maxTokens: call.maxOutputTokens } : {}) }));
     }
+    const declared = declaredTools(call.tools);
     const result = await guardedStep({
       ...stepOptions,
       ...common,
       model,
       messages,
-      tools: declaredTools(call.tools),
+      tools: declared,
       toolChoice: toolChoiceOf(call.toolChoice),
-      ...(call.maxOutputTokens ? { maxTokensPerStep: call.maxOutputTokens } : {}),
+      // maxOutputTokens fits the step as the server's max_tokens does (stepCaps); the provider's own caps, where smaller, stand.
+      ...(call.maxOutputTokens ? smallerCaps(stepOptions, stepCaps(call.maxOutputTokens, declared)) : {}),
       ...(onEvent ? { onEvent } : {}),
     });
     return stepContent(result);
@@ -96,7 +107,12 @@ export function createNarrowgauge(options: NarrowgaugeProviderOptions): Language
       return { content: answered.content, finishReason: answered.finishReason, usage: answered.usage, warnings: warningsFor(call), providerMetadata: { narrowgauge: answered.narrowgauge as never } };
     },
     async doStream(call) {
+      // A consumer that cancels the stream aborts the step, and its session is given back.
+      const cancel = new AbortController();
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
+        cancel() {
+          cancel.abort();
+        },
         async start(controller) {
           controller.enqueue({ type: "stream-start", warnings: warningsFor(call) });
           let open: string | null = null;
@@ -115,7 +131,8 @@ export function createNarrowgauge(options: NarrowgaugeProviderOptions): Language
             } else if (event.type === "turn-end") close();
           };
           try {
-            const answered = await answer(call, onEvent);
+            const answered = await answer(call, onEvent, cancel.signal);
+            if (cancel.signal.aborted) return;
             close();
             for (const part of answered.content) {
               if (part.type === "reasoning" && !streamed) {
@@ -130,6 +147,7 @@ export function createNarrowgauge(options: NarrowgaugeProviderOptions): Language
             }
             controller.enqueue({ type: "finish", usage: answered.usage, finishReason: answered.finishReason, providerMetadata: { narrowgauge: answered.narrowgauge as never } });
           } catch (error) {
+            if (cancel.signal.aborted) return;
             close();
             controller.enqueue({ type: "error", error });
           }

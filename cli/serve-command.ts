@@ -20,6 +20,7 @@ interface ServeFlags extends FlagValues {
   port: number;
   name?: string;
   maxBody: number;
+  queueTimeout: number;
 }
 
 /**
@@ -41,13 +42,20 @@ export function serveCommand(command: Command, done: (code: number) => void): Co
     .addOption(new Option("--api-key <key>", "a key every /v1/ request must send as Authorization: Bearer <key>; /health stays open").env("NARROWGAUGE_SERVE_API_KEY"))
     .option("--name <id>", "the model's id in /v1/models (default: the model's name)")
     .option("--max-body <bytes>", "the largest request body; larger ones get 413", positive, 4 * 1024 * 1024)
+    .option("--queue-timeout <ms>", "how long a request may wait for a free slot; then 503 with Retry-After", positive, 60_000)
     .action(async (flags: ServeFlags) => {
       // --api-key is this server's own; a llama-server behind it takes NARROWGAUGE_API_KEY, as the other commands read it.
       const key = flags.apiKey || undefined;
       const model = await loadCliModel(flags.model ?? "demo", { ...flags, apiKey: process.env.NARROWGAUGE_API_KEY || undefined });
       if (!model) return done(EXIT.usage);
       const { model: _model, ...step } = agentOptions(flags, model.description.sampling.sampling);
-      const server = await startChatServer({ model, host: flags.host, port: flags.port, ...(key ? { apiKey: key } : {}), ...(flags.name ? { name: flags.name } : {}), maxBodyBytes: flags.maxBody, step });
+      let server: Awaited<ReturnType<typeof startChatServer>>;
+      try {
+        server = await startChatServer({ model, host: flags.host, port: flags.port, ...(key ? { apiKey: key } : {}), ...(flags.name ? { name: flags.name } : {}), maxBodyBytes: flags.maxBody, queueTimeoutMs: flags.queueTimeout, step });
+      } catch (error) {
+        await model.dispose();
+        throw error;
+      }
       process.stdout.write(`${server.url}\n`);
       process.stderr.write(`serving ${model.description.name} (${model.description.sessions ?? "unlimited"} slot(s)) at ${server.url}/v1${key ? " to clients that send its API key" : ""}; Ctrl-C stops it\n`);
       await new Promise<void>((resolve) => {

@@ -17,16 +17,17 @@ export interface NestedNumbers {
 
 /**
  * A tool's parameters with every number nested below its top-level
- * properties (in an object's properties or its map values, an array's
- * items, a union's branches) narrowed to the `allowed` numbers its own
- * schema admits, as an enum: numbers a guard does not ground cannot be
- * written there (the top-level numbers are narrowed by the view's enums).
- * A free value (a schema of annotations only, a map of any values, an
- * array of any items) may hold only `allowed` numbers (`x-free-numbers`).
- * A number none of them fits is left as it is, and where the value must
- * hold it (required all the way up, an array that must have items, every
- * branch), its path is `unfillable`. A schema with nothing to narrow comes
- * back as the same object.
+ * properties (in an object's properties, its map and pattern values, an
+ * array's items or tuple, a union's branches) narrowed to the `allowed`
+ * numbers its own schema admits, as an enum: numbers a guard does not
+ * ground cannot be written there (the top-level numbers are narrowed by
+ * the view's enums). A free value (a schema of annotations only, a map of
+ * any values, an array of any items) may hold only `allowed` numbers
+ * (`x-free-numbers`). A number none of them fits is left as it is, and
+ * where the value must hold it (required all the way up, an array that
+ * must have items; a union's branches are not followed for this), its path
+ * is `unfillable`. `$ref`s are inlined before (normalizeSchema). A schema
+ * with nothing to narrow comes back as the same object.
  */
 export function narrowNestedNumbers(params: object, allowed: readonly number[]): NestedNumbers {
   let unfillable: string | null = null;
@@ -58,8 +59,18 @@ export function narrowNestedNumbers(params: object, allowed: readonly number[]):
     // An object whose keys nobody declared (a map of any values), an array of any items: their numbers too.
     else if (node.type === "object" && !isSchema(node.patternProperties) && (node.additionalProperties === true || (node.additionalProperties === undefined && !isSchema(node.properties)))) take("additionalProperties", { "x-free-numbers": [...allowed] }, null);
     if (node.type === "array" && node.items === undefined) take("items", { "x-free-numbers": [...allowed] }, null);
-    const mustHaveItems = required && typeof node.minItems === "number" && node.minItems > 0;
-    if (isSchema(node.items)) take("items", visit(node.items, `${path}[]`, mustHaveItems, true), node.items);
+    if (isSchema(node.patternProperties)) {
+      const patterns = node.patternProperties;
+      const visited = Object.fromEntries(Object.entries(patterns).map(([pattern, child]) => [pattern, visit(child, `${path}.<${pattern}>`, false, true)]));
+      if (Object.entries(visited).some(([pattern, child]) => child !== patterns[pattern])) take("patternProperties", visited, null);
+    }
+    const minItems = typeof node.minItems === "number" ? node.minItems : 0;
+    if (isSchema(node.items)) take("items", visit(node.items, `${path}[]`, required && minItems > 0, true), node.items);
+    else if (Array.isArray(node.items)) {
+      const tuple = node.items;
+      const visited = tuple.map((child, index) => visit(child, `${path}[${index}]`, required && index < minItems, true));
+      if (visited.some((child, index) => child !== tuple[index])) take("items", visited, null);
+    }
     for (const key of ["anyOf", "oneOf"] as const) {
       const branches = node[key];
       if (!Array.isArray(branches)) continue;

@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { guardedStep, RUN_DEFAULTS, structuredReply, type GuardedStepOptions, type ModelPort, type RunEvent } from "../index.js";
-import { readCompletionRequest, type CompletionRequest } from "./completion-request.js";
-import { choiceOfReply, choiceOfStep, chunk, closingChunks, completionBody, completionHead, type CompletionChoice, type CompletionHead } from "./completion-response.js";
+import { guardedStep, NarrowgaugeError, structuredReply, type GuardedStepOptions, type ModelPort, type ModelSession, type RunEvent } from "../index.js";
+import { readCompletionRequest, withCaps, type CompletionRequest } from "./completion-request.js";
+import { choiceOfReply, choiceOfStep, completionBody, completionHead, type CompletionChoice } from "./completion-response.js";
+import { eventStream, type EventStream } from "./event-stream.js";
 import { errorFor, openAIError, type OpenAIError } from "./openai-error.js";
 import { readJsonBody } from "./read-body.js";
 
@@ -21,17 +22,32 @@ export interface ChatServerOptions {
   maxBodyBytes?: number;
   /** How long a request body may take to arrive, in ms; then 408. Defaults to 30 000. */
   bodyTimeoutMs?: number;
+  /** How long a request may wait for a free slot, in ms; then 503 with Retry-After. Defaults to 60 000. */
+  queueTimeoutMs?: number;
   /** runAgent's options the server applies to every step (profile, requireTool, maxTurns, jumpForward, …). */
   step?: Omit<GuardedStepOptions, "model" | "messages" | "tools" | "toolChoice" | "session" | "signal" | "onEvent">;
 }
 
 export interface ChatServer {
   readonly url: string;
-  /** Stops taking requests, aborts those in flight, and resolves once the server is closed. */
+  /** Stops taking requests, aborts those in flight, and resolves once the server is closed and every request has given its slot back. */
   close(): Promise<void>;
 }
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
+/** The server could not listen where it was asked to (the port taken, the address not this machine's, no permission). */
+export class ServeListenError extends NarrowgaugeError {
+  readonly code = "serve-listen";
+  readonly endsRun = true;
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    cause: NodeJS.ErrnoException,
+  ) {
+    super(`cannot listen on ${host}:${port}: ${cause.code ?? cause.message}`, { cause });
+  }
+}
 
 function sendJson(response: ServerResponse, status: number, body: object): void {
   if (response.headersSent) return void response.end();
@@ -61,9 +77,13 @@ function authorized(request: IncomingMessage, apiKey: string | undefined): boole
  */
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
   const name = options.name ?? options.model.description.name;
+  const queueTimeoutMs = options.queueTimeoutMs ?? 60_000;
   const inFlight = new Set<AbortController>();
+  const handling = new Set<Promise<void>>();
   const server: Server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => sendError(response, errorFor(error)));
+    const handled = handle(request, response).catch((error: unknown) => sendError(response, errorFor(error)));
+    handling.add(handled);
+    void handled.finally(() => handling.delete(handled));
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -95,32 +115,49 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
 
   async function complete(request: CompletionRequest, response: ServerResponse, signal: AbortSignal): Promise<void> {
     const head = completionHead(name);
-    const stream = request.stream ? openStream(response, head) : null;
+    const stream = request.stream ? eventStream(response, head) : null;
+    const fail = (error: OpenAIError) => (stream?.started ? stream.fail(error) : sendError(response, error));
+    // A slot, waited for in order, at most queueTimeoutMs: then 503, and the client may try again (another replica, later).
+    const queued = performance.now();
+    const timeout = AbortSignal.timeout(queueTimeoutMs);
+    let session: ModelSession;
+    try {
+      session = await options.model.openSession(AbortSignal.any([signal, timeout]));
+    } catch (error) {
+      if (signal.aborted) return void response.end();
+      if (!timeout.aborted) return fail(errorFor(error));
+      response.setHeader("retry-after", "1");
+      return fail(openAIError(503, `every slot stayed busy for ${queueTimeoutMs} ms`, { type: "server_error", code: "slots_busy" }));
+    }
+    const waited = performance.now() - queued;
     let choice: CompletionChoice;
     try {
-      choice = await answer(request, signal, stream);
+      choice = await answer(request, signal, stream, session);
     } catch (error) {
-      if (!stream) return sendError(response, errorFor(error));
-      return stream.fail(errorFor(error));
+      return fail(errorFor(error));
+    } finally {
+      session.close();
     }
     if (signal.aborted) return void response.end();
+    choice.narrowgauge.ms = { ...(choice.narrowgauge.ms as object | undefined), waited };
     const failure = failureOf(choice);
-    if (failure) return stream ? stream.fail(failure) : sendError(response, failure);
+    if (failure) return fail(failure);
     if (stream) return stream.close(choice, request.includeUsage);
     sendJson(response, 200, completionBody(head, choice));
   }
 
-  async function answer(request: CompletionRequest, signal: AbortSignal, stream: Stream | null): Promise<CompletionChoice> {
+  async function answer(request: CompletionRequest, signal: AbortSignal, stream: EventStream | null, session: ModelSession): Promise<CompletionChoice> {
+    const step = withCaps(options.step ?? {}, request.step);
     if (request.replySchema) {
-      const reply = await structuredReply({ model: options.model, messages: request.step.messages, schema: request.replySchema, signal, ...(request.step.sampling ? { sampling: request.step.sampling } : {}), ...(request.step.maxTokensPerStep ? { maxTokens: request.step.maxTokensPerStep } : {}) });
-      return choiceOfReply(reply);
+      const sampling = step.sampling;
+      return choiceOfReply(await structuredReply({ model: options.model, session, messages: request.step.messages, schema: request.replySchema, signal, ...(sampling ? { sampling } : {}), ...(step.maxTokensPerStep ? { maxTokens: step.maxTokensPerStep } : {}) }));
     }
     const onEvent = stream ? (event: RunEvent) => stream.follow(event) : undefined;
-    return choiceOfStep(await guardedStep({ ...withCaps(options.step ?? {}, request.step), model: options.model, signal, ...(onEvent ? { onEvent } : {}) }));
+    return choiceOfStep(await guardedStep({ ...step, model: options.model, session, signal, ...(onEvent ? { onEvent } : {}) }));
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error: NodeJS.ErrnoException) => reject(new ServeListenError(options.host ?? "127.0.0.1", options.port ?? 0, error)));
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
   });
   const address = server.address() as AddressInfo;
@@ -129,10 +166,10 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     url: `http://${host}:${address.port}`,
     close() {
       for (const controller of inFlight) controller.abort();
-      return new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      // Resolves once every request's handler has unwound (its session given back), so the model may be disposed after.
+      return closed.then(() => Promise.all(handling)).then(() => undefined);
     },
   };
 }
@@ -144,53 +181,4 @@ function failureOf(choice: CompletionChoice): OpenAIError | null {
   if (outcome.reason === "context-overflow") return openAIError(400, outcome.error?.message ?? "the conversation does not fit the model's context", { code: "context_length_exceeded" });
   if (outcome.reason === "model-error") return openAIError(500, outcome.error?.message ?? "the model could not be run", { code: outcome.error?.code ?? null });
   return null;
-}
-
-interface Stream {
-  /** Sends the thought of each turn as it is sampled. */
-  follow(event: RunEvent): void;
-  close(choice: CompletionChoice, includeUsage: boolean): void;
-  fail(error: OpenAIError): void;
-}
-
-/** Server-sent events in OpenAI's framing: `data: <chunk>` lines, then `data: [DONE]`. */
-function openStream(response: ServerResponse, head: CompletionHead): Stream {
-  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-  const write = (data: object | string) => {
-    if (!response.writableEnded && !response.destroyed) response.write(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
-  };
-  write(chunk(head, { role: "assistant", content: "" }));
-  // Whether the turn now running streamed its thought (a codec whose thought is not JSON text streams none: it is sent whole at the end).
-  let streamed = false;
-  return {
-    follow(event) {
-      if (event.type === "turn-start") streamed = false;
-      if (event.type !== "text" || event.field !== "thought") return;
-      streamed = true;
-      write(chunk(head, { reasoning_content: event.text }));
-    },
-    close(choice, includeUsage) {
-      if (!streamed && choice.message.reasoning_content) write(chunk(head, { reasoning_content: choice.message.reasoning_content }));
-      for (const piece of closingChunks(head, choice, includeUsage)) write(piece);
-      write("[DONE]");
-      response.end();
-    },
-    fail(error) {
-      write(error.body);
-      write("[DONE]");
-      response.end();
-    },
-  };
-}
-
-const CAPS = ["maxTokensPerStep", "thoughtMaxLength", "answerMaxLength", "defaultMaxLength", "defaultMaxItems"] as const;
-
-/** The server's step options with a request's: where both cap the same thing (max_tokens' caps), the smaller stands; each cap at most its option's range (runAgent's defaults where the server sets none). */
-function withCaps(server: NonNullable<ChatServerOptions["step"]>, request: CompletionRequest["step"]): Omit<GuardedStepOptions, "model"> {
-  const merged: Omit<GuardedStepOptions, "model"> = { ...server, ...request };
-  for (const cap of CAPS) {
-    const limit = server[cap] ?? RUN_DEFAULTS[cap];
-    if (request[cap] !== undefined) merged[cap] = Math.min(request[cap]!, limit);
-  }
-  return merged;
 }

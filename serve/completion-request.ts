@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { ChatRequestError, checkShape, type GuardedStepOptions, type Sampling } from "../index.js";
+import { ChatRequestError, checkShape, RUN_DEFAULTS, stepCaps, type GuardedStepOptions, type Sampling } from "../index.js";
 
 const ResponseFormat = Type.Union([
   Type.Object({ type: Type.Literal("text") }),
@@ -69,38 +69,14 @@ export function readCompletionRequest(body: unknown): CompletionRequest {
   };
 }
 
-/** How many strings with no bound of their own a value of this schema holds at most: what the default string cap multiplies (arrays at most `items` long). */
-export function freeStrings(schema: unknown, items: number, depth = 0): number {
-  if (schema === null || typeof schema !== "object" || depth > 8) return 0;
-  const node = schema as Record<string, unknown>;
-  const branches = [node.anyOf, node.oneOf].find(Array.isArray) as unknown[] | undefined;
-  if (branches) return Math.max(0, ...branches.map((branch) => freeStrings(branch, items, depth + 1)));
-  if ("enum" in node || "const" in node) return 0;
-  const type = Array.isArray(node.type) ? node.type : [node.type];
-  if (type.includes("string")) return typeof node.maxLength === "number" ? 0 : 1;
-  if (type.includes("array")) return Math.min(typeof node.maxItems === "number" ? node.maxItems : items, items) * freeStrings(node.items, items, depth + 1);
-  const properties = node.properties && typeof node.properties === "object" ? Object.values(node.properties) : [];
-  return properties.reduce<number>((total, property) => total + freeStrings(property, items, depth + 1), 0);
-}
+const CAPS = ["maxTokensPerStep", "thoughtMaxLength", "answerMaxLength", "defaultMaxLength", "defaultMaxItems"] as const;
 
-/**
- * A step that fits `max_tokens`: at most that many tokens per step, and its
- * free text capped so that the longest step the grammar admits stays
- * inside (a token holds at least one code point): the thought a quarter,
- * the answer half, and half shared by the strings a tool's arguments can
- * hold (arrays of at most 4 items), the rest left to the step's skeleton.
- * A step that still runs past it is cut off, shown as unusable and sampled
- * again, within the turn budget.
- */
-function stepCaps(maxTokens: number, tools: unknown): Pick<GuardedStepOptions, "maxTokensPerStep" | "thoughtMaxLength" | "answerMaxLength" | "defaultMaxLength" | "defaultMaxItems"> {
-  const items = 4;
-  const declared = Array.isArray(tools) ? tools : [];
-  const strings = Math.max(1, ...declared.map((tool) => freeStrings((tool as { function?: { parameters?: unknown } })?.function?.parameters, items)));
-  return {
-    maxTokensPerStep: maxTokens,
-    thoughtMaxLength: Math.floor(maxTokens / 4),
-    answerMaxLength: Math.max(1, Math.floor(maxTokens / 2)),
-    defaultMaxLength: Math.floor(maxTokens / 2 / strings),
-    defaultMaxItems: items,
-  };
+/** The server's step options with a request's: where both cap the same thing (max_tokens' caps), the smaller stands (runAgent's default where the server sets none). */
+export function withCaps(server: Omit<GuardedStepOptions, "model" | "messages">, request: CompletionRequest["step"]): Omit<GuardedStepOptions, "model"> {
+  const merged: Omit<GuardedStepOptions, "model"> = { ...server, ...request };
+  for (const cap of CAPS) {
+    const limit = server[cap] ?? RUN_DEFAULTS[cap];
+    if (request[cap] !== undefined) merged[cap] = Math.min(request[cap]!, limit);
+  }
+  return merged;
 }

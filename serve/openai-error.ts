@@ -1,4 +1,4 @@
-import { ChatRequestError, ConfigurationError, EmptyStepError, GrammarRejectedError, NarrowgaugeError, ToolDefinitionError, ToolNameError, UnsupportedSchemaError } from "../index.js";
+import { ChatRequestError, ConfigurationError, ContextOverflowError, EmptyStepError, GrammarRejectedError, NarrowgaugeError, ToolDefinitionError, ToolNameError, UnsupportedSchemaError } from "../index.js";
 
 /** The configuration errors a request can cause (its tools, its options): the client's to fix. */
 const REFUSED_CONFIGURATION = [ConfigurationError, ToolDefinitionError, GrammarRejectedError, UnsupportedSchemaError, EmptyStepError, ToolNameError];
@@ -24,6 +24,7 @@ export function openAIError(status: number, message: string, options: { type?: s
  */
 export function errorFor(error: unknown): OpenAIError {
   if (error instanceof ChatRequestError) return openAIError(400, error.message, { param: error.param, code: error.code });
+  if (error instanceof ContextOverflowError) return openAIError(400, error.message, { code: "context_length_exceeded" });
   if (REFUSED_CONFIGURATION.some((kind) => error instanceof kind)) return openAIError(400, (error as Error).message, { code: (error as NarrowgaugeError).code });
   return openAIError(500, messageOf(error), { code: error instanceof NarrowgaugeError ? error.code : null });
 }

@@ -70,6 +70,7 @@ export async function guardedStep(options: GuardedStepOptions): Promise<GuardedS
   checkShape<ToolChoice>(ToolChoiceSchema, toolChoice, "tool_choice");
   const shown = readConversation(messages);
   const tools = declaredTools(declared);
+  if (toolChoice === "required" && tools.length === 0) throw new ChatRequestError("tool_choice", "is required, and tools declares none");
   if (typeof toolChoice === "object" && !tools.some((tool) => tool.name === toolChoice.function.name)) {
     throw new ChatRequestError("tool_choice.function.name", `names ${JSON.stringify(toolChoice.function.name)}, which tools does not declare`);
   }
@@ -85,7 +86,7 @@ export async function guardedStep(options: GuardedStepOptions): Promise<GuardedS
   const created = createConversation(config);
   await checkGrammars(config, created.given);
   const naming = created.given.naming;
-  const derived = deriveConversation(shown, created.history[0]!, config.codec, naming, (name) => created.given.get(naming.model(name)) !== undefined);
+  const derived = deriveConversation(shown, created.history[0]!, config.codec, naming, (name) => created.given.get(naming.model(name)) !== undefined, config.maxResultChars);
   const last = derived.history.at(-1);
   const lastIsCall = last?.type === "model" && typeof last.response.at(-1) === "object";
   conversation = { ...created, history: derived.history, exchanges: derived.exchanges, earlier: derived.earlier, resultUnshown: config.codec.notesInResults && lastIsCall };

@@ -41,21 +41,46 @@ export function isFailedResult(result: unknown): boolean {
   return record.isError === true || (record.error !== undefined && record.error !== null && record.error !== false);
 }
 
+/** The most messages a list may hold: a conversation is rendered (and, past the context, cut) on every step, so its size is bounded. */
+export const MAX_MESSAGES = 1024;
+
+/** How deep JSON read off the messages may nest; deeper is not a value any tool schema here describes, and would not survive being written back. */
+const MAX_DEPTH = 64;
+
+/** Whether a JSON value nests deeper than MAX_DEPTH (iteratively: the value itself may be deeper than the stack). */
+function tooDeep(value: unknown): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    if (depth >= MAX_DEPTH) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** A tool message's content: its JSON where it parses (and does not nest past MAX_DEPTH), else its text. */
 function parsedResult(text: string): unknown {
   try {
-    return JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    return tooDeep(value) ? text : value;
   } catch {
     return text;
   }
 }
 
-function parsedArguments(text: string, param: string): unknown {
+/** A call's arguments: a JSON object ("" is none). */
+function parsedArguments(text: string, param: string): Record<string, unknown> {
   if (text.trim() === "") return {};
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ChatRequestError(param, "is not JSON");
   }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ChatRequestError(param, "must be a JSON object");
+  if (tooDeep(value)) throw new ChatRequestError(param, `nests deeper than ${MAX_DEPTH} levels`);
+  return value as Record<string, unknown>;
 }
 
 /** The calls of an assistant message, each with its result from the tool message that answers it. */
@@ -78,16 +103,27 @@ function callsOf(message: AssistantMessage, at: number, results: ReadonlyMap<str
  * first question are the system text; a user message starts a new exchange
  * where the assistant last replied without a call (or at the start), and is
  * the user's further word in the exchange otherwise. Each call must be
- * answered by a tool message, as OpenAI requires. Throws ChatRequestError
- * for a list that cannot be read so: no question, an assistant message
- * before any, a tool message that answers no call.
+ * answered by a tool message after it, once, as OpenAI requires. Throws
+ * ChatRequestError for a list that cannot be read so: more than
+ * MAX_MESSAGES, no question, an assistant message before any, a call id
+ * used twice, a tool message that answers no earlier call or one already
+ * answered, arguments that are not a JSON object.
  */
 export function readConversation(messages: readonly ChatMessage[]): ShownConversation {
+  if (messages.length > MAX_MESSAGES) throw new ChatRequestError("messages", `holds ${messages.length} messages; at most ${MAX_MESSAGES}`);
+  // Each call's id once; each tool message after the call it answers, and once.
   const results = new Map<string, string>();
-  const calls = new Set(messages.flatMap((message) => (message.role === "assistant" ? (message.tool_calls ?? []).map((call) => call.id) : [])));
+  const calls = new Set<string>();
   messages.forEach((message, index) => {
+    if (message.role === "assistant") {
+      for (const [at, call] of (message.tool_calls ?? []).entries()) {
+        if (calls.has(call.id)) throw new ChatRequestError(`messages[${index}].tool_calls[${at}].id`, `${JSON.stringify(call.id)} is the id of an earlier call`);
+        calls.add(call.id);
+      }
+    }
     if (message.role !== "tool") return;
-    if (!calls.has(message.tool_call_id)) throw new ChatRequestError(`messages[${index}].tool_call_id`, `answers no call: ${JSON.stringify(message.tool_call_id)}`);
+    if (!calls.has(message.tool_call_id)) throw new ChatRequestError(`messages[${index}].tool_call_id`, `answers no earlier call: ${JSON.stringify(message.tool_call_id)}`);
+    if (results.has(message.tool_call_id)) throw new ChatRequestError(`messages[${index}].tool_call_id`, `answers ${JSON.stringify(message.tool_call_id)} a second time`);
     results.set(message.tool_call_id, contentText(message.content));
   });
   const system: string[] = [];

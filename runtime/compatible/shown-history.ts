@@ -3,6 +3,7 @@ import { callKey } from "../../guards/facts/canonical-args.js";
 import type { CallAttempt, TurnFacts } from "../../guards/run-state.js";
 import type { StepCodec } from "../codec/step-codec.js";
 import { appendItems, feedbackItem } from "../history/history-items.js";
+import { cutObservation } from "../tools/tool-observation.js";
 import type { ToolNames } from "../tools/tool-names.js";
 import { ChatRequestError } from "./chat-request-error.js";
 import type { ShownConversation, ShownExchange } from "./read-conversation.js";
@@ -22,12 +23,13 @@ export interface DerivedConversation {
  * (the thought, then the call in the model's own syntax, then its result;
  * `encode` writes the step the model would have written), the user's
  * further words as user items, and a reply as the assistant's text. A call
- * is the conversation's nth, as the model numbered it. The calls of the
+ * is the conversation's nth, as the model numbered it; its result is shown
+ * as a run shows one, cut at `maxResultChars` with the marker. The calls of the
  * last exchange are its turns: each judged "ok", or "error" where its
  * result says it failed; the earlier exchanges' calls that succeeded
  * ground numbers and answer repeats, as a conversation's earlier questions do.
  */
-export function deriveConversation(shown: ShownConversation, system: ChatHistoryItem, codec: StepCodec, naming: ToolNames, known: (name: string) => boolean): DerivedConversation {
+export function deriveConversation(shown: ShownConversation, system: ChatHistoryItem, codec: StepCodec, naming: ToolNames, known: (name: string) => boolean, maxResultChars: number): DerivedConversation {
   const history: ChatHistoryItem[] = [system];
   const exchanges: number[] = [];
   const earlier: DerivedConversation["earlier"] = [];
@@ -49,10 +51,12 @@ export function deriveConversation(shown: ShownConversation, system: ChatHistory
         callNumber += 1;
         const step = { ...(call.thought === undefined ? {} : { thought: call.thought }), call: { tool: name, args: call.args } };
         const raw = codec.encode(step, callNumber, callNumber - 1);
-        appendItems(history, codec.callItems(raw, step, { name, args: call.args, result: call.result }, callNumber), { joinModelTurns: codec.verbatim });
+        // A result is shown as a run shows one: its JSON cut at maxResultChars, with the marker; what was cut grounds nothing.
+        const observed = cutObservation(JSON.stringify(call.result), maxResultChars);
+        appendItems(history, codec.callItems(raw, step, { name, args: call.args, result: observed.result }, callNumber), { joinModelTurns: codec.verbatim });
         const check = call.failed ? "error" : "ok";
         const index = facts.length + 1;
-        const attempt: CallAttempt = { turn: index, name, args: call.args, key: callKey(name, call.args), check, result: call.result, evidence: call.failed ? null : call.result };
+        const attempt: CallAttempt = { turn: index, name, args: call.args, key: callKey(name, call.args), check, result: observed.result, evidence: call.failed ? null : observed.evidence };
         facts.push({ index, check, call: attempt, final: false, notes: [], repeated: false });
       }
     }

@@ -52,6 +52,8 @@ const PLANS: Record<string, Plan> = {
   "narrowgauge demo": { run: ["npm", "run", "-s", "cli", "--", "demo"], check: answered },
   "narrowgauge probe": { skip: "the whole probe suite takes many minutes; its scenarios, scores and pages are tested in test/probe/" },
   'narrowgauge run --model <file.gguf> --tools ./tools.ts "task"': { run: ["npm", "run", "-s", "cli", "--", "run", "--model", "{model}", "--tools", "{tools}", "Double 21."], check: ranToAnEnd },
+  "narrowgauge serve": { skip: "serves until stopped; test/serve/load-balancer.full.test.ts starts two `narrowgauge serve` processes and answers 20 conversations through them" },
+  "narrowgauge serve --model <file.gguf>": { skip: "serves until stopped; test/serve/load-balancer.full.test.ts starts it as written (--model demo) behind nginx" },
   "narrowgauge server build": { skip: "compiles llama.cpp for minutes; the served tests build it once (test/helpers/llama-server.ts)" },
   'narrowgauge spy "task"': { run: ["npm", "run", "-s", "cli", "--", "spy", "Weather in Paris?"], check: (outcome) => (answered(outcome), expect(outcome.stdout).toContain("Weather in Paris?")) },
   "narrowgauge trace run.json -o page.html": {

@@ -115,6 +115,12 @@ describe("narrowgauge serve, through the openai client", () => {
       expect(error.type).toBe("invalid_request_error");
       expect(error.message.length).toBeGreaterThan(0);
     }
+    // Streamed, a request refused before its step starts gets its status too, not a 200 with an error event.
+    for (const body of [bad[5]!, bad[9]!, bad[15]!, JSON.stringify({ messages: user, tools: [], tool_choice: "required" })]) {
+      const response = await post(JSON.stringify({ ...JSON.parse(body), stream: true }));
+      expect(response.status, body).toBe(400);
+      expect(response.headers.get("content-type")).toContain("application/json");
+    }
     const refusedSchema = await post(bad[11]!);
     expect(((await refusedSchema.json()) as { error: { message: string } }).error.message).toContain("$ref");
     const tooLarge = await post(JSON.stringify({ messages: [{ role: "user", content: "x".repeat(5 * 1024 * 1024) }] }));
@@ -126,6 +132,25 @@ describe("narrowgauge serve, through the openai client", () => {
 });
 
 describe("narrowgauge serve, a client that disconnects", () => {
+  it("answers 503 with Retry-After when every slot stays busy past the queue's bound", async () => {
+    const tiny = llamaModelPort(await openModel({ source: "tiny", llama: await testLlama(), sequences: 1 }));
+    const single = await startChatServer({ model: tiny, queueTimeoutMs: 100, step: { thoughtMaxLength: 1000, maxTokensPerStep: 2000 } });
+    try {
+      const holder = new AbortController();
+      const held = await fetch(`${single.url}/v1/chat/completions`, { method: "POST", signal: holder.signal, body: JSON.stringify({ messages: [{ role: "user", content: WEATHER_TASK }], tools, stream: true }) });
+      const reader = held.body!.getReader();
+      while (!new TextDecoder().decode((await reader.read()).value).includes("reasoning_content"));
+      const busy = await fetch(`${single.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ messages: [{ role: "user", content: WEATHER_TASK }], tools }) });
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get("retry-after")).toBe("1");
+      expect(((await busy.json()) as { error: { code: string } }).error.code).toBe("slots_busy");
+      holder.abort();
+    } finally {
+      await single.close();
+      await tiny.dispose();
+    }
+  });
+
   it("frees its slot mid-stream within 250 ms", async () => {
     // The random model with one slot and a long thought: a stream that would go on for a while once its thought starts.
     const tiny = llamaModelPort(await openModel({ source: "tiny", llama: await testLlama(), sequences: 1 }));

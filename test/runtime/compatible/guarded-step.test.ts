@@ -112,6 +112,26 @@ describe("guardedStep", () => {
     expect(await refused([{ role: "user", content: "hi" }, { role: "assistant", content: null, tool_calls: [{ id: "x", type: "function", function: { name: "Calculator", arguments: "{a" } }] }, { role: "tool", tool_call_id: "x", content: "1" }])).toBe("messages[1].tool_calls[0].function.arguments");
     expect(await refused([{ role: "user", content: "hi" }], { toolChoice: { type: "function", function: { name: "Nope" } } })).toBe("tool_choice.function.name");
     expect(await refused([{ role: "assistant", content: "hello" }])).toBe("messages[0]");
+    const call = (id: string, args = "{}") => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "Calculator", arguments: args } }] });
+    expect(await refused([{ role: "user", content: "hi" }, call("x", "[1, 2]"), { role: "tool", tool_call_id: "x", content: "1" }])).toBe("messages[1].tool_calls[0].function.arguments");
+    expect(await refused([{ role: "user", content: "hi" }, call("x"), { role: "tool", tool_call_id: "x", content: "1" }, call("x"), { role: "tool", tool_call_id: "x", content: "2" }])).toBe("messages[3].tool_calls[0].id");
+    expect(await refused([{ role: "user", content: "hi" }, { role: "tool", tool_call_id: "x", content: "1" }, call("x")])).toBe("messages[1].tool_call_id");
+    expect(await refused(Array.from({ length: 1025 }, () => ({ role: "user", content: "hi" })))).toBe("messages");
+    expect(await refused([{ role: "user", content: "hi" }], { tools: [], toolChoice: "required" })).toBe("tool_choice");
+  });
+
+  it("shows a long tool result as a run does: cut at maxResultChars with the marker, the cut part grounding nothing", async () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: WEATHER_TASK },
+      { role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "CityWeather", arguments: '{"city":"Paris"}' } }] },
+      { role: "tool", tool_call_id: "a", content: JSON.stringify({ city: "Paris", temperatureC: 18, log: "x".repeat(5000), humidity: 82 }) },
+    ];
+    const step = await guardedStep({ model, messages, tools, profile: "sub1b", maxResultChars: 100, spy: true });
+    const prompt = step.turns[0]!.spy!.prompt;
+    expect(prompt).not.toContain("x".repeat(200));
+    expect(prompt).toContain("more characters]");
+    // 82 came after the cut: no argument may use it.
+    expect(step.turns[0]!.visible.enums["Calculator.a"] ?? []).not.toContain(82);
   });
 
   it("reads a failed result in a tool message: isError, or an error that is not null", () => {
