@@ -29,8 +29,29 @@ describe("narrowNestedNumbers (G4's numbers below the top level)", () => {
     const { schema, unfillable } = narrowNestedNumbers(points, [3]);
     expect(unfillable).toBe(".points[].y");
     expect(((schema as { properties: { points: { items: { properties: { y: object } } } } }).properties.points.items.properties.y)).toEqual({ type: "number", minimum: 10 });
-    // Optional all the way up: nothing is unfillable.
-    expect(narrowNestedNumbers({ type: "object", properties: { list: { type: "array", items: { type: "number", minimum: 10 } } } }, [3]).unfillable).toBeNull();
+  });
+
+  it("leaves out what no allowed number can write: an optional field, an array's items, a map's values, a union's branch", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        list: { type: "array", items: { type: "number", minimum: 10 } },
+        options: { type: "object", properties: { scale: { type: "number", minimum: 10 }, label: { type: "string" } } },
+        counts: { type: "object", additionalProperties: { type: "integer", minimum: 10 } },
+        either: { anyOf: [{ type: "number", minimum: 10 }, { type: "string" }] },
+      },
+    };
+    const narrowed = narrowNestedNumbers(schema, [3]);
+    expect(narrowed.unfillable).toBeNull();
+    expect(narrowed.schema).toEqual({
+      type: "object",
+      properties: {
+        list: { type: "array", items: { type: "number", minimum: 10 }, maxItems: 0 },
+        options: { type: "object", properties: { label: { type: "string" } } },
+        counts: { type: "object", additionalProperties: false },
+        either: { anyOf: [{ type: "string" }] },
+      },
+    });
   });
 
   it("gives back the same object where there is nothing to narrow", () => {
