@@ -110,4 +110,4 @@ export { EXTENSION_KEYWORD } from "./runtime/compatible/declared-tools.js";
 export { isFailedResult } from "./runtime/compatible/read-conversation.js";
 export { StepFailedError } from "./runtime/compatible/step-failed-error.js";
 export { stepReport } from "./runtime/compatible/step-report.js";
-export { freeStrings, stepCaps } from "./runtime/compatible/step-caps.js";
+export { freeStrings, smallerCaps, stepCaps, type StepCaps } from "./runtime/compatible/step-caps.js";

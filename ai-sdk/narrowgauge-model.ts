@@ -1,5 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4Warning } from "@ai-sdk/provider";
-import { ChatRequestError, guardedStep, RUN_DEFAULTS, stepCaps, stepReport, StepFailedError, structuredReply, type GuardedStepOptions, type GuardedStepResult, type ModelPort, type RunEvent, type Sampling, type StructuredReply } from "../index.js";
+import { ChatRequestError, guardedStep, smallerCaps, stepCaps, stepReport, StepFailedError, structuredReply, type GuardedStepOptions, type GuardedStepResult, type ModelPort, type RunEvent, type Sampling, type StructuredReply } from "../index.js";
 import { declaredTools, promptMessages, toolChoiceOf } from "./prompt-messages.js";
 
 /** createNarrowgauge's options: the model, and runAgent's options applied to every step (profile, requireTool, maxTurns, …). */
@@ -44,13 +44,6 @@ function replyContent(reply: StructuredReply): Answered {
     usage: usageOf(reply.tokens),
     narrowgauge: reply.ok ? { outcome: { kind: "json" }, tokens: reply.tokens } : { outcome: { kind: "failed", reason: reply.reason, message: reply.message }, tokens: reply.tokens },
   };
-}
-
-/** Caps from maxOutputTokens, each at most the provider's own (runAgent's default where it sets none). */
-function smallerCaps(own: Partial<GuardedStepOptions>, caps: ReturnType<typeof stepCaps>): ReturnType<typeof stepCaps> {
-  const capped = { ...caps };
-  for (const key of Object.keys(caps) as Array<keyof typeof caps>) capped[key] = Math.min(caps[key]!, own[key] ?? RUN_DEFAULTS[key]);
-  return capped;
 }
 
 /** The settings the AI SDK passes that narrowgauge does not honour, as warnings. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { ChatRequestError, checkShape, RUN_DEFAULTS, stepCaps, type GuardedStepOptions, type Sampling } from "../index.js";
+import { ChatRequestError, checkShape, smallerCaps, stepCaps, type GuardedStepOptions, type Sampling } from "../index.js";
 
 const ResponseFormat = Type.Union([
   Type.Object({ type: Type.Literal("text") }),
@@ -69,14 +69,8 @@ export function readCompletionRequest(body: unknown): CompletionRequest {
   };
 }
 
-const CAPS = ["maxTokensPerStep", "thoughtMaxLength", "answerMaxLength", "defaultMaxLength", "defaultMaxItems"] as const;
-
-/** The server's step options with a request's: where both cap the same thing (max_tokens' caps), the smaller stands (runAgent's default where the server sets none). */
+/** The server's step options with a request's, where both cap the same thing (max_tokens' caps) the smaller standing (smallerCaps). */
 export function withCaps(server: Omit<GuardedStepOptions, "model" | "messages">, request: CompletionRequest["step"]): Omit<GuardedStepOptions, "model"> {
-  const merged: Omit<GuardedStepOptions, "model"> = { ...server, ...request };
-  for (const cap of CAPS) {
-    const limit = server[cap] ?? RUN_DEFAULTS[cap];
-    if (request[cap] !== undefined) merged[cap] = Math.min(request[cap]!, limit);
-  }
-  return merged;
+  const { maxTokensPerStep, thoughtMaxLength, answerMaxLength, defaultMaxLength, defaultMaxItems, ...rest } = request;
+  return { ...server, ...rest, ...smallerCaps(server, { maxTokensPerStep, thoughtMaxLength, answerMaxLength, defaultMaxLength, defaultMaxItems }) };
 }

@@ -110,12 +110,11 @@ export async function guardedStep(options: GuardedStepOptions): Promise<GuardedS
   const common = { turns, judgements, turnsBefore: derived.facts.length, codec: config.codec.name, profile: config.profileName };
   if (handedOff(recorder.log)) {
     const step = turns.at(-1)!.step!;
-    const sum = (pick: (item: { prompt: { tokens: number; evaluated: number }; generatedTokens: number }) => number) => [...turns, ...judgements].reduce((total, item) => total + pick(item), 0);
     return {
       ...common,
       outcome: { kind: "call", id: callIdFor(step.thought ?? null), name: step.call.tool, args: step.call.args ?? {} },
       thought: step.thought ?? null,
-      tokens: { prompt: sum((item) => item.prompt.tokens), evaluated: sum((item) => item.prompt.evaluated), generated: sum((item) => item.generatedTokens) },
+      tokens: recorder.tokens(),
       ms: { total: performance.now() - started, waited },
     };
   }

@@ -1,3 +1,4 @@
+import { RUN_DEFAULTS } from "../loop/run-config.js";
 import type { GuardedStepOptions } from "./guarded-step.js";
 
 /** How many strings with no bound of their own a value of this schema holds at most: what the default string cap multiplies (arrays at most `items` long). */
@@ -36,4 +37,14 @@ export function stepCaps(maxTokens: number, tools: unknown): Pick<GuardedStepOpt
     defaultMaxLength: Math.floor(maxTokens / 2 / strings(items)),
     defaultMaxItems: items,
   };
+}
+
+/** The caps a step takes (stepCaps'). */
+export type StepCaps = ReturnType<typeof stepCaps>;
+
+/** `caps` (a request's), each at most the same cap in `own` (a server's or provider's options; runAgent's default where they set none). */
+export function smallerCaps(own: Partial<StepCaps>, caps: Partial<StepCaps>): Partial<StepCaps> {
+  const capped: Partial<StepCaps> = {};
+  for (const key of Object.keys(caps) as Array<keyof StepCaps>) if (caps[key] !== undefined) capped[key] = Math.min(caps[key]!, own[key] ?? RUN_DEFAULTS[key]);
+  return capped;
 }

@@ -145,6 +145,13 @@ export class RunRecorder {
     return result;
   }
 
+  /** The tokens of the turns and judgements so far: in their prompts, evaluated, generated. */
+  tokens(): RunRecord["tokens"] {
+    const items = [...this.turns, ...this.judgements];
+    const sum = (pick: (item: { prompt: { tokens: number; evaluated: number }; generatedTokens: number }) => number) => items.reduce((total, item) => total + pick(item), 0);
+    return { prompt: sum((item) => item.prompt.tokens), evaluated: sum((item) => item.prompt.evaluated), generated: sum((item) => item.generatedTokens) };
+  }
+
   /** What every result holds: the turns, and the totals over turns and judgements. */
   private record(reason: RunEndReason): RunRecord {
     const turns = this.turns;
@@ -162,11 +169,7 @@ export class RunRecorder {
       dropped: this.dropped,
       tools: this.tools?.shortlist ?? everyTool([], null, null),
       model: this.config.model.description,
-      tokens: {
-        prompt: sum((turn) => turn.prompt.tokens) + sumJudgements((judgement) => judgement.prompt.tokens),
-        evaluated: sum((turn) => turn.prompt.evaluated) + sumJudgements((judgement) => judgement.prompt.evaluated),
-        generated: sum((turn) => turn.generatedTokens) + sumJudgements((judgement) => judgement.generatedTokens),
-      },
+      tokens: this.tokens(),
       ms: {
         total: performance.now() - this.started,
         render: sum((turn) => turn.ms.render),

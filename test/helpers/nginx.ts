@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../runtime/backends/served/llama-server-process.js";
 
 /**
  * A real HTTP load balancer: Debian's nginx, run as a plain process on a
@@ -16,17 +16,6 @@ export const hasNginx = existsSync(NGINX);
 if (!hasNginx) {
   if (process.env.NARROWGAUGE_REQUIRE_NGINX) throw new Error(`no nginx at ${NGINX}, and NARROWGAUGE_REQUIRE_NGINX is set`);
   console.warn(`[narrowgauge tests] skipping load-balancer tests: no nginx at ${NGINX} (apt-get install nginx, or set NGINX_PATH).`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**
