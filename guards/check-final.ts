@@ -31,9 +31,9 @@ export async function checkFinal(
     const hiding = turn.decisions.find((decision) => decision.kind === "hide-final");
     const guard = hiding?.guard ?? "view";
     const refusal: GuardDecision = { guard, kind: "refuse", check: "hidden", tool: null, reason: "FinalAnswer was not offered this turn" };
-    return { check: "hidden", guard, ungrounded: [], ungroundedNames: [], note: SENT_BACK.hidden, decisions: [refusal] };
+    return { check: "hidden", guard, ungrounded: [], ungroundedNames: [], misattributed: [], note: SENT_BACK.hidden, decisions: [refusal] };
   }
-  let verdict: FinalVerdict = { check: "ok", ungrounded: [], ungroundedNames: [] };
+  let verdict: FinalVerdict = { check: "ok", ungrounded: [], ungroundedNames: [], misattributed: [] };
   const decisions: GuardDecision[] = [];
   for (const { guard, settings } of guards) {
     if (verdict.note !== undefined) break;

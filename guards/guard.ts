@@ -1,4 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
+import type { Misattribution } from "./facts/misattribution.js";
 import type { CallCheck, RunState } from "./run-state.js";
 
 /** What the next step may contain: the guards' answer, turned into the step grammar. */
@@ -34,7 +35,7 @@ export type GuardDecision =
   /** A tool failed too often and leaves the union for the rest of the run. */
   | { guard: string; kind: "ban"; tool: string; failures: number; reason: string }
   /** A parameter's domain shrinks to these values. */
-  | { guard: string; kind: "narrow"; tool: string; param: string; values: Array<string | number>; reason: string }
+  | { guard: string; kind: "narrow"; tool: string; param: string; values: Array<string | number>; reason: string; inferred?: true }
   /** FinalAnswer is not offered this turn. */
   | { guard: string; kind: "hide-final"; reason: string }
   /** Tools are taken off the table: FinalAnswer only. */
@@ -57,9 +58,10 @@ export type Decision = WithoutGuard<GuardDecision>;
 /**
  * Why a call or an answer was refused: the check that refused it ("hidden"
  * is FinalAnswer asked for while not offered, "deferral" an answer that only
- * offers to look something up).
+ * offers to look something up, "incomplete" one that comes before every
+ * subject the task names was looked up).
  */
-export type Refusal = Exclude<CallCheck, "ok" | "error" | "bad-arguments"> | "hidden" | "deferral";
+export type Refusal = Exclude<CallCheck, "ok" | "error" | "bad-arguments"> | "hidden" | "deferral" | "incomplete";
 
 export interface ViewOutcome {
   view: View;
@@ -84,7 +86,7 @@ export interface CallVerdict {
 }
 
 /** How a final answer was judged: offered or not ("hidden"), grounded or not, sent back with a nudge. */
-export type FinalCheck = "ok" | "hidden" | "ungrounded" | "ungrounded-accepted" | "nudged";
+export type FinalCheck = "ok" | "hidden" | "ungrounded" | "ungrounded-accepted" | "nudged" | "incomplete";
 
 /** What the checks make of a proposed final answer, each guard's in turn. */
 export interface FinalVerdict {
@@ -95,6 +97,8 @@ export interface FinalVerdict {
   ungrounded: number[];
   /** The known names (subject values) the answer states that neither the task nor a tool result names. */
   ungroundedNames: string[];
+  /** Values the answer states beside a subject although every source of each is about other subjects (G4's pairing). */
+  misattributed: Misattribution[];
   /** The answer is sent back: the note the model sees instead of its draft. Absent while the answer stands. */
   note?: string;
   /** Something must be looked up before the answer can stand (A1, A3): what, and why. A nudge (A4) sends the model to look it up. */

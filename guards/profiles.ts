@@ -27,26 +27,27 @@ const gate = (on: boolean) => ({ A1: on, A2: on, A3: on, A4: on });
  * The built-in profiles, by model size: the full mechanical stack below
  * 1.5B parameters (such models follow no sentence, only the grammar),
  * thought plus provenance and the gate in between, provenance as a check
- * from 8B up (they follow instructions but still invent numbers), and none
+ * from 8B up, coverage of the task's subjects in the grammar below 1.5B and
+ * as a check above (they follow instructions but still invent numbers), and none
  * at all for comparison (architecture B). A5, G7, G8's settling of a forced
  * final and G9 run under every profile.
  */
 export const PROFILES: Readonly<Record<ProfileName, GuardProfile>> = {
   sub1b: {
     thought: true,
-    guards: { ...gate(true), A5: true, G1: true, G2: { fresh: "grammar" }, G3: { after: 2 }, G4: { mode: "grammar" }, G5: { mode: "exclude" }, G6: { cap: 3 }, G7: true, G8: { lastTurn: true }, G9: { escalate: true } },
+    guards: { ...gate(true), A5: true, G1: true, G2: { fresh: "grammar" }, G3: { after: 2 }, G4: { mode: "grammar" }, G5: { mode: "exclude" }, G6: { cap: 3 }, G7: true, G8: { lastTurn: true }, G9: { escalate: true }, G10: { mode: "grammar" } },
   },
   mid: {
     thought: true,
-    guards: { ...gate(true), A5: true, G1: false, G2: { fresh: "verdict" }, G3: false, G4: { mode: "grammar" }, G5: { mode: "ledger" }, G6: false, G7: true, G8: { lastTurn: true }, G9: { escalate: true } },
+    guards: { ...gate(true), A5: true, G1: false, G2: { fresh: "verdict" }, G3: false, G4: { mode: "grammar" }, G5: { mode: "ledger" }, G6: false, G7: true, G8: { lastTurn: true }, G9: { escalate: true }, G10: { mode: "check" } },
   },
   large: {
     thought: true,
-    guards: { ...gate(true), A5: true, G1: false, G2: { fresh: "verdict" }, G3: false, G4: { mode: "check" }, G5: false, G6: false, G7: true, G8: { lastTurn: false }, G9: { escalate: false } },
+    guards: { ...gate(true), A5: true, G1: false, G2: { fresh: "verdict" }, G3: false, G4: { mode: "check" }, G5: false, G6: false, G7: true, G8: { lastTurn: false }, G9: { escalate: false }, G10: { mode: "check" } },
   },
   none: {
     thought: false,
-    guards: { ...gate(false), A5: true, G1: false, G2: false, G3: false, G4: false, G5: false, G6: false, G7: true, G8: { lastTurn: false }, G9: { escalate: false } },
+    guards: { ...gate(false), A5: true, G1: false, G2: false, G3: false, G4: false, G5: false, G6: false, G7: true, G8: { lastTurn: false }, G9: { escalate: false }, G10: false },
   },
 };
 

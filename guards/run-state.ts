@@ -41,7 +41,7 @@ export interface CallAttempt {
 }
 
 /** How a turn's step was judged: unusable ("invalid"), sent back by the answer gate ("nudged"), or a call's or a final answer's check. */
-export type TurnCheck = "invalid" | "nudged" | CallCheck | "hidden" | "ungrounded-accepted";
+export type TurnCheck = "invalid" | "nudged" | CallCheck | "hidden" | "ungrounded-accepted" | "incomplete";
 
 /** One finished turn, as the guards read it. The loop appends one per turn and never changes it. */
 export interface TurnFacts {
@@ -93,6 +93,11 @@ export interface RunState {
   readonly gateBudget: number;
   /** Tools switched off for this run (A5): documented, never offered. */
   readonly disabled: readonly string[];
+  /**
+   * Whether a tool that declares no `subjects` has them read off its schema
+   * and the task (see subjectDomains; runAgent's `inferSubjects`).
+   */
+  readonly inferSubjects: boolean;
   /** The turn about to run is prepared again because, as first prepared, it would have repeated the last one exactly (G9). */
   readonly stalled: boolean;
   /**

@@ -119,6 +119,14 @@ export const SENT_BACK = {
   names: (ungrounded: readonly string[], allowed: readonly string[]) =>
     `Your answer named ${list(ungrounded)}, which is not in the request or any tool result. ` +
     (allowed.length > 0 ? `Answer again naming only: ${list(allowed)}.` : "Answer again without naming what no tool returned."),
+  /** G10 as a check: the answer came before every value the task names was looked up; a tool that takes each missing one. */
+  incomplete: (missing: ReadonlyArray<{ tool: string; value: string }>) =>
+    `The request also asks about ${list(missing.map((part) => part.value))}, which no tool result covers yet. ${missing.map((part) => `Call ${part.tool} for ${part.value}.`).join(" ")}`,
+  /** G10: the answer leaves out values the request names, which were looked up. */
+  unmentioned: (missing: readonly string[], all: readonly string[]) => `Your answer does not mention ${list(missing)}. Answer again about each of: ${list(all)}.`,
+  /** G4's pairing: values stated beside a subject whose sources are all about other subjects. */
+  misattributed: (items: ReadonlyArray<{ value: string; beside: string; from: readonly string[] }>) =>
+    `${items.map((item) => `${item.value} came from ${list(item.from)}, not ${item.beside}.`).join(" ")} Answer again with each value beside the subject it came from.`,
   /** A4: the gate's nudge carries something to look up. */
   nudge: (query: string) => `Do not answer yet: look it up first. Call a tool to find: ${query}`,
 };

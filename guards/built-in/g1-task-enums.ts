@@ -1,6 +1,6 @@
 import { enumKey } from "../facts/enum-domains.js";
 import { valuesNamedIn } from "../facts/named-values.js";
-import { subjectDomains } from "../facts/subjects.js";
+import { taskSubjects } from "../facts/subjects.js";
 import { defineGuard, type Decision } from "../guard.js";
 
 /**
@@ -9,7 +9,9 @@ import { defineGuard, type Decision } from "../guard.js";
  * shrinks to them, the string counterpart of numeric provenance. Only
  * subjects: narrowing every enum to what the task names made the right call
  * unwritable ("…in F?" narrowed both `from` and `to` of a conversion to F).
- * A task that names none leaves the domain whole.
+ * A tool that declares no subjects has them inferred from its schema and
+ * the task (see subjectDomains), and the decision says so. A task that
+ * names none leaves the domain whole.
  */
 export const taskEnumGuard = defineGuard({
   id: "G1",
@@ -19,13 +21,17 @@ export const taskEnumGuard = defineGuard({
     const decisions: Decision[] = [];
     const enums = { ...view.enums };
     for (const tool of state.tools.filter((candidate) => view.tools.includes(candidate.name))) {
-      for (const subject of subjectDomains(tool)) {
+      for (const subject of taskSubjects(state, tool)) {
         const key = enumKey(tool.name, subject.param);
         const domain = (enums[key] as string[] | undefined) ?? subject.domain;
         const named = valuesNamedIn(state.task, domain, tool.aliases);
         if (named.length === 0 || named.length === domain.length) continue;
         enums[key] = named;
-        decisions.push({ kind: "narrow", tool: tool.name, param: subject.param, values: named, reason: "the task names these values" });
+        decisions.push(
+          subject.inferred
+            ? { kind: "narrow", tool: tool.name, param: subject.param, values: named, reason: "the task names these values (a subject inferred from the schema)", inferred: true }
+            : { kind: "narrow", tool: tool.name, param: subject.param, values: named, reason: "the task names these values" },
+        );
       }
     }
     return { view: { ...view, enums }, decisions };

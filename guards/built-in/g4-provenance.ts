@@ -4,6 +4,7 @@ import { narrowNestedNumbers } from "../../schemas/nested-numbers.js";
 import { isNumericSchema, topLevelProperties } from "../../schemas/schema-shapes.js";
 import { enumKey } from "../facts/enum-domains.js";
 import { groundedNumbers, isGrounded, numbersInText, numericLeaves } from "../facts/grounded-numbers.js";
+import { misattributionsIn } from "../facts/misattribution.js";
 import { groundedNames, ungroundedNamesIn } from "../facts/subjects.js";
 import { defineGuard, type Decision } from "../guard.js";
 import type { RunState } from "../run-state.js";
@@ -27,9 +28,15 @@ function suppliers(state: RunState, except: string): Array<{ tool: string; provi
  * (mode "grammar" or "check"): a call carrying an ungrounded number is
  * refused before it runs, with feedback naming who can supply it, and an
  * answer with an ungrounded number, or naming a known name (a subject value:
- * a city the tools know) that neither the task nor a result names, is sent
- * back once, then accepted and recorded. Names are checked, not made
- * unsampleable: a grammar for free text cannot leave out a set of words.
+ * a city the tools know) that neither the task nor a result names, or
+ * stating a value beside a subject that no source of it is about ("New
+ * York: 21°C" where 21 came from CityWeather(Sydney) alone: pairing, see
+ * misattributionsIn), is sent back: for numbers and names once, then
+ * accepted and recorded; for a pairing every time, a forced final too (an
+ * answer that swaps two cities' facts is an invented one: the run fails
+ * honestly when the turns run out rather than carry it). Names and
+ * pairings are checked, not made unsampleable: a grammar for free text
+ * cannot leave out a set of words.
  */
 export const provenanceGuard = defineGuard({
   id: "G4",
@@ -83,12 +90,18 @@ export const provenanceGuard = defineGuard({
     const grounded = groundedNumbers(state);
     const ungrounded = [...new Set(numbersInText(answer).filter((number) => !isGrounded(number, grounded)))];
     const ungroundedNames = ungroundedNamesIn(state, answer);
-    if (ungrounded.length === 0 && ungroundedNames.length === 0) return null;
-    if (view.forcedFinal || answersSentBack(state) >= 1) return { verdict: { ...verdict, check: "ungrounded-accepted", ungrounded, ungroundedNames }, decisions: [] };
-    const note = [numbersNote(ungrounded, grounded), namesNote(state, ungroundedNames)].filter(Boolean).join(" ");
+    const misattributed = misattributionsIn(state, answer);
+    if (ungrounded.length === 0 && ungroundedNames.length === 0 && misattributed.length === 0) return null;
+    // A value stated beside the wrong subject is an invented answer: it never stands (the turn budget bounds the retries).
+    if (misattributed.length === 0 && (view.forcedFinal || answersSentBack(state) >= 1)) return { verdict: { ...verdict, check: "ungrounded-accepted", ungrounded, ungroundedNames }, decisions: [] };
+    const note = [numbersNote(ungrounded, grounded), namesNote(state, ungroundedNames), misattributed.length > 0 ? SENT_BACK.misattributed(misattributed) : ""].filter(Boolean).join(" ");
+    const reasons = [
+      ...(ungrounded.length + ungroundedNames.length > 0 ? [`ungrounded: ${[...ungrounded, ...ungroundedNames].join(", ")}`] : []),
+      ...(misattributed.length > 0 ? [`misattributed: ${misattributed.map((item) => `${item.value} beside ${item.beside} (from ${item.from.join(", ")})`).join("; ")}`] : []),
+    ];
     return {
-      verdict: { ...verdict, check: "ungrounded", ungrounded, ungroundedNames, note },
-      decisions: [{ kind: "refuse", check: "ungrounded", tool: null, reason: `ungrounded: ${[...ungrounded, ...ungroundedNames].join(", ")}` }],
+      verdict: { ...verdict, check: "ungrounded", ungrounded, ungroundedNames, misattributed, note },
+      decisions: [{ kind: "refuse", check: "ungrounded", tool: null, reason: reasons.join("; ") }],
     };
   },
 });

@@ -1,23 +1,16 @@
 import { FORCED_FINAL } from "../../prompts/model-text.js";
-import { argumentValue } from "./enum-domains.js";
-import { valuesNamedIn } from "./named-values.js";
-import { subjectDomains } from "./subjects.js";
+import { notLookedUp } from "./coverage.js";
 import { succeeded, type RunState } from "../run-state.js";
 
 /**
  * What the run could not find, for the forced final's note (G8): values the
- * task named that no successful call fetched, and tools that only failed.
+ * task named that no successful call looked up (with a tool that takes
+ * each), and tools that only failed.
  */
 export function missingInformation(state: RunState): string[] {
-  const missing: string[] = [];
+  const missing: string[] = notLookedUp(state).map((named) => FORCED_FINAL.notFetched(named.where[0]!.tool, named.value));
   const ok = succeeded(state);
   for (const tool of state.tools) {
-    for (const { param, domain } of subjectDomains(tool)) {
-      for (const value of valuesNamedIn(state.task, domain, tool.aliases)) {
-        const fetched = ok.some((call) => call.name === tool.name && argumentValue(call.args, param) === value);
-        if (!fetched) missing.push(FORCED_FINAL.notFetched(tool.name, value));
-      }
-    }
     if (state.disabled.includes(tool.name)) missing.push(FORCED_FINAL.switchedOff(tool.name));
     const attempts = state.calls.filter((call) => call.name === tool.name);
     const last = attempts.at(-1);

@@ -25,7 +25,10 @@ export async function actOnFinal(question: Question, state: RunState, outcome: E
     return judgement.value;
   };
   const verdict = await config.registry.checkFinal(state, input, outcome.answer, ask);
-  const ungrounded = verdict.ungrounded.length > 0 || verdict.ungroundedNames.length > 0 ? { numbers: verdict.ungrounded, names: verdict.ungroundedNames } : undefined;
+  const ungrounded =
+    verdict.ungrounded.length > 0 || verdict.ungroundedNames.length > 0 || verdict.misattributed.length > 0
+      ? { numbers: verdict.ungrounded, names: verdict.ungroundedNames, misattributed: verdict.misattributed }
+      : undefined;
   const action: TurnAction = { check: verdict.check, decisions: verdict.decisions, attempt: null, tool: null, final: true, ...(ungrounded ? { ungrounded } : {}), ms: { tool: 0, render: 0 } };
   if (verdict.note !== undefined) return { action, note: verdict.note };
   const toolSucceeded = succeeded(state).length > 0;

@@ -1,3 +1,4 @@
+import type { Misattribution } from "../../guards/facts/misattribution.js";
 import type { GuardDecision } from "../../guards/guard.js";
 import type { CallAttempt, TurnCheck, TurnFacts } from "../../guards/run-state.js";
 import type { PortGeneration } from "../engine/model-port.js";
@@ -17,8 +18,8 @@ export interface TurnAction {
   tool: ToolCallRecord | null;
   /** Whether the step was a FinalAnswer. */
   final: boolean;
-  /** For a final answer: numbers and known names in it that no source supports. */
-  ungrounded?: { numbers: number[]; names: string[] };
+  /** For a final answer: numbers and known names in it that no source supports, and values stated beside a subject none of their sources is about. */
+  ungrounded?: { numbers: number[]; names: string[]; misattributed: Misattribution[] };
   /** Milliseconds acting took: the tool, and rendering (measuring the prompt after a call). */
   ms: { tool: number; render: number };
   /** The call passed every check and was handed to the caller to run (a guarded step, see Question.handsOffCalls). */
@@ -79,6 +80,7 @@ export function finishTurn(gathered: TurnGathered, naming: ToolNames): { record:
     ...(generation.server ? { server: serverOf(generation) } : {}),
     ...(action.ungrounded && action.ungrounded.numbers.length > 0 ? { ungrounded: action.ungrounded.numbers } : {}),
     ...(action.ungrounded && action.ungrounded.names.length > 0 ? { ungroundedNames: action.ungrounded.names } : {}),
+    ...(action.ungrounded && action.ungrounded.misattributed.length > 0 ? { misattributed: action.ungrounded.misattributed } : {}),
   };
   const facts: TurnFacts = { index, check: action.check, call: action.attempt, final: action.final, notes: input.notes, repeated: gathered.repeated };
   return { record: deepFreeze(turnWithOriginalNames(record, naming)), facts: Object.freeze(facts) };

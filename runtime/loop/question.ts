@@ -120,6 +120,7 @@ export function stateOf(question: Pick<Question, "config" | "conversation" | "re
       tools: conversation.registry.names.map((tool) => ({ ...conversation.registry.get(tool)!, name: tool })),
       toolRequirement: config.requireTool,
       gateBudget: config.gateBudget,
+      inferSubjects: config.inferSubjects,
       disabled: [
         ...config.disabledTools.map((tool) => conversation.registry.naming.model(tool)).filter((tool) => conversation.registry.get(tool) !== undefined),
         ...conversation.registry.tools.filter((tool) => tool.switchedOff && !config.disabledTools.includes(conversation.registry.naming.original(tool.name))).map((tool) => tool.name),

@@ -1,3 +1,4 @@
+import type { Misattribution } from "../../guards/facts/misattribution.js";
 import type { GuardDecision } from "../../guards/guard.js";
 import type { ProfileName } from "../../guards/profiles.js";
 import type { TurnCheck } from "../../guards/run-state.js";
@@ -66,6 +67,8 @@ export interface TurnRecord {
   ungrounded?: number[];
   /** For a final answer: known names (subject values) in it that neither the task nor a tool result names. */
   ungroundedNames?: string[];
+  /** For a final answer: values stated beside a subject that none of their sources is about ("21 beside New York, from CityWeather(Sydney)"); such an answer is always sent back. */
+  misattributed?: Misattribution[];
   /**
    * Prompt length in tokens, how many were evaluated (not already in the KV
    * cache), and how many come after what the session held from the turn

@@ -122,7 +122,7 @@ describe("provenance for names (G4)", () => {
     const verdict = await checkFinal(compared, fullView(), "Sydney is colder: 16°C vs 21°C in Paris.");
     expect(verdict).toMatchObject({ check: "ungrounded", guard: "G4", ungrounded: [], ungroundedNames: ["Paris"] });
     expect(verdict.note).toBe("Your answer named Paris, which is not in the request or any tool result. Answer again naming only: Sydney, Berlin.");
-    expect((await checkFinal({ ...compared, turns: [...compared.turns, finalTurn(3, "ungrounded")] }, fullView(), "Paris.")).check).toBe("ungrounded-accepted");
+    expect((await checkFinal({ ...compared, turns: [...compared.turns, finalTurn(3, "ungrounded")] }, fullView(), "Paris, not Berlin or Sydney.")).check).toBe("ungrounded-accepted");
   });
 
   it("accepts names the task states, through aliases too, and names in results; units and operators are not names", async () => {

@@ -82,10 +82,11 @@ describe("small-model failure modes, with and without their guards", () => {
       cityWeather("Paris"),
       { thought: "", call: { tool: "FinalAnswer", answer: "Paris: light rain." } },
     ];
-    const unguarded = await runAgent({ model: scriptedModel(outputs), tools: weatherTools, task: WEATHER_TASK, profile: UNGUARDED });
+    const task = "What's the weather in Paris?";
+    const unguarded = await runAgent({ model: scriptedModel(outputs), tools: weatherTools, task, profile: UNGUARDED });
     expect(unguarded).toMatchObject({ status: "answered", answer: "It is sunny everywhere." });
     const model = scriptedModel(outputs);
-    const guarded = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "sub1b" });
+    const guarded = await runAgent({ model, tools: weatherTools, task, profile: "sub1b" });
     expect(guarded.turns[0]).toMatchObject({ check: "hidden", visible: { final: false } });
     expect(model.requests[1]!.promptText).not.toContain("It is sunny everywhere.");
     expect(guarded).toMatchObject({ status: "answered", answer: "Paris: light rain." });

@@ -24,9 +24,9 @@ describe("the guard registry", () => {
   });
 
   it.each([
-    ["sub1b", ["A5", "G3", "G1", "G4", "G5", "G6", "A1", "A2", "A3", "A4", "G2", "G8", "G9", "G7"]],
-    ["mid", ["A5", "G4", "G5", "A1", "A2", "A3", "A4", "G2", "G8", "G9", "G7"]],
-    ["large", ["A5", "G4", "A1", "A2", "A3", "A4", "G2", "G8", "G9", "G7"]],
+    ["sub1b", ["A5", "G3", "G1", "G4", "G5", "G6", "A1", "A2", "A3", "A4", "G2", "G10", "G8", "G9", "G7"]],
+    ["mid", ["A5", "G4", "G5", "A1", "A2", "A3", "A4", "G2", "G10", "G8", "G9", "G7"]],
+    ["large", ["A5", "G4", "A1", "A2", "A3", "A4", "G2", "G10", "G8", "G9", "G7"]],
     ["none", ["A5", "G8", "G9", "G7"]],
   ] as const)("profile %s switches on %j", (profile, expected) => {
     expect(ids(PROFILES[profile])).toEqual(expected);
@@ -34,7 +34,7 @@ describe("the guard registry", () => {
 
   it("places a caller's guard after the built-in guards of its stage, switches it by its id like a built-in one, and refuses a duplicate id", () => {
     const custom = defineGuard({ id: "mine", title: "", stage: "narrow", view: (_state, view) => ({ view, decisions: [] }) });
-    expect(ids(PROFILES.sub1b, [custom])).toEqual(["A5", "G3", "G1", "G4", "G5", "mine", "G6", "A1", "A2", "A3", "A4", "G2", "G8", "G9", "G7"]);
+    expect(ids(PROFILES.sub1b, [custom])).toEqual(["A5", "G3", "G1", "G4", "G5", "mine", "G6", "A1", "A2", "A3", "A4", "G2", "G10", "G8", "G9", "G7"]);
     expect(ids({ ...PROFILES.sub1b, guards: { ...PROFILES.sub1b.guards, mine: false } }, [custom])).not.toContain("mine");
     expect(() => GuardRegistry.of(PROFILES.sub1b, [{ ...custom, id: "G3" }])).toThrow(/two guards share the id "G3"/);
   });

@@ -31,6 +31,7 @@ export function state(overrides: Partial<RunState> = {}): RunState {
     fresh: null,
     gateBudget: 2,
     disabled: [],
+    inferSubjects: true,
     stalled: false,
     lowOnContext: false,
     ...overrides,

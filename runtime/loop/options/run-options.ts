@@ -71,6 +71,10 @@ export const RUN_OPTIONS = {
   }),
   guards: value<readonly Guard[]>("your own guards, each run after the built-in guards of its stage", "none", { default: [] }) as WithDefault<readonly Guard[]>,
   requireTool: choice("whether the answer must rest on a tool result: always (FinalAnswer waits for a successful call), never, or auto (one constrained question decides)", ["always", "never", "auto"], "always"),
+  inferSubjects: boolean(
+    "a tool that declares no `subjects` has them read off its schema and the task: an enumerable string parameter whose values the task names is narrowed to them (G1), each named value is looked up before the answer (G10), and numbers keep the subject they came from (G4)",
+    true,
+  ),
   gateBudget: integer("nudges the answer gate may send per question", { min: 0 }, 2),
   disabledTools: names("tools documented to the model but never offered (unless the tools' share of the context runs out: then they are the first left out)"),
   toolShare: share(

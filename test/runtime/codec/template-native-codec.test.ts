@@ -214,7 +214,7 @@ describe("a template that opens its call list once per conversation (DeepSeek-R1
 
   it("runs two questions: every step is what the next prompt shows right after the prompt it was written from, and a question's later turns extend the last prompt", async () => {
     // The first answer names a number no result gave: the answer gate's note follows as a user message, and the next call opens after it.
-    const steps = [weather("Paris"), weather("Tokyo"), answer("18 and 24."), answer("18 and 27."), weather("Berlin"), answer("16.")];
+    const steps = [weather("Paris"), weather("Tokyo"), answer("Paris 18, Tokyo 24."), answer("Paris 18, Tokyo 27."), weather("Berlin"), answer("16.")];
     const scripted = scriptedModel(steps, { chatWrapper });
     const chat = createAgentSession({ model: scripted, tools: weatherTools });
     const results = [await chat.ask("Weather in Paris and Tokyo?"), await chat.ask("And in Berlin?")];
@@ -234,6 +234,6 @@ describe("a template that opens its call list once per conversation (DeepSeek-R1
     // The refused answer is not shown; the prompt after it goes on from the one it was written after. (A question's answer is
     // shown to the next question as the answer's text, as on every template.)
     expect(prompts[3]!.startsWith(prompts[2]!)).toBe(true);
-    expect(prompts[4]).toContain("<｜Assistant｜>18 and 27.<｜end▁of▁sentence｜><｜User｜>And in Berlin?");
+    expect(prompts[4]).toContain("<｜Assistant｜>Paris 18, Tokyo 27.<｜end▁of▁sentence｜><｜User｜>And in Berlin?");
   });
 });

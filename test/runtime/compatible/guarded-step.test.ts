@@ -77,7 +77,9 @@ describe("guardedStep", () => {
       ],
     });
     expect(fetched.turns[0]!.visible.enums["CityWeather.city"]).toEqual(["New York"]);
-    expect(fetched.turns[0]!.visible.final).toBe(true);
+    // The task names New York too: the answer waits for it (G10).
+    expect(fetched.turns[0]!.visible.final).toBe(false);
+    expect(fetched.turns[0]!.guards).toContainEqual({ guard: "G10", kind: "hide-final", reason: "the task names Paris, New York; not looked up yet: New York" });
   });
 
   it("follows tool_choice: none answers in text, required hides FinalAnswer, a named function is the only tool", async () => {

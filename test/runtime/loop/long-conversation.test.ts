@@ -11,10 +11,13 @@ const call = (tool: string, args: unknown) => ({ thought: "", call: { tool, args
 const final = (answer: string) => ({ thought: "", call: { tool: "FinalAnswer", answer } });
 const TASKS = ["Weather in Paris?", "Weather in Tokyo?", "Compare Tokyo with Paris."];
 
-/** Three questions in one session; the third is answered first from a number only the first exchange showed. */
+/**
+ * Three questions in one session; the third is answered first from a number only the first exchange showed, then without
+ * Paris (which the third question names, and whose result left the prompt), then after looking Paris up again.
+ */
 async function conversation(contextSize?: number) {
   const model = scriptedModel(
-    [call("CityWeather", { city: "Paris" }), final("Paris: 18°C."), call("CityWeather", { city: "Tokyo" }), final("Tokyo: 27°C."), call("CityWeather", { city: "Tokyo" }), final("Paris was 18°C, Tokyo 27°C."), final("Tokyo: 27°C.")],
+    [call("CityWeather", { city: "Paris" }), final("Paris: 18°C."), call("CityWeather", { city: "Tokyo" }), final("Tokyo: 27°C."), call("CityWeather", { city: "Tokyo" }), final("Paris was 18°C, Tokyo 27°C."), final("Tokyo: 27°C."), call("CityWeather", { city: "Paris" }), final("Tokyo: 27°C, Paris: 18°C.")],
     { contextSize },
   );
   // The scripted model's tokens are code points: the final's reserve is set to what its note and step take there.
@@ -48,7 +51,9 @@ describe("a conversation longer than its context", () => {
     expect(turn.prompt.evaluated).toBeLessThanOrEqual(turn.prompt.tokens - third!.dropped[0]!.keptTokens);
     // Paris's 18 left with its exchange: an answer stating it is sent back.
     expect(third!.turns[1]).toMatchObject({ check: "ungrounded", ungrounded: [18] });
-    expect(third).toMatchObject({ status: "answered", answer: "Tokyo: 27°C." });
+    // The question names Paris, which no result the prompt still shows looked up: the answer is sent back once (G10 as a check).
+    expect(third!.turns[2]).toMatchObject({ check: "incomplete" });
+    expect(third).toMatchObject({ status: "answered", answer: "Tokyo: 27°C, Paris: 18°C." });
     for (const request of model.requests) expect(request.prompt.length + request.maxTokens).toBeLessThanOrEqual(contextSize);
   });
 

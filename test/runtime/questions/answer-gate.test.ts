@@ -30,7 +30,7 @@ describe("the answer gate with the scripted model", () => {
 
   it("respects the gate's budget: after two nudges a deferral is accepted", async () => {
     const model = scriptedModel([weather("Paris"), final(DEFERRAL), weather("London"), final(DEFERRAL), weather("Tokyo"), final(DEFERRAL)]);
-    const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, profile: "mid", gateBudget: 2 });
+    const result = await runAgent({ model, tools: weatherTools, task: "What's the weather in Paris?", profile: "mid", gateBudget: 2 });
     expect(result.turns.map((turn) => turn.check)).toEqual(["ok", "nudged", "ok", "nudged", "ok", "ok"]);
     expect(result.turns[5]!.guards).toContainEqual({ guard: "A4", kind: "skip", reason: "the gate's budget is spent" });
     expect(result).toMatchObject({ status: "answered", answer: DEFERRAL });

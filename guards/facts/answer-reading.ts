@@ -1,0 +1,153 @@
+import { mentionSpans } from "./named-values.js";
+
+/**
+ * Which value an answer states beside which subject, read so that a correct
+ * answer is never misread: a value is attributed only where the text leaves
+ * one reading. Plain code over the text; no model is asked.
+ *
+ * - Mentions are found first, longest first, so "New York City" is not also
+ *   "New York" and "partly sunny" not also "sunny"; a number inside a name
+ *   ("Route 66") is part of the name.
+ * - The answer is cut into sentences (at . ! ? ; before a space or the end,
+ *   and at line breaks: a list item or a table row is a sentence), never
+ *   inside a mention.
+ * - A sentence that names several subjects, all before its values or all after
+ *   ("Paris and New York are 18°C and 24°C"), pairs them in order when
+ *   there are as many numbers (or texts) as subjects, and states nothing
+ *   otherwise.
+ * - Any other sentence is cut into clauses (at ", " and at and / but /
+ *   while / whereas). A clause naming one subject states its values about
+ *   it; a clause naming none states nothing ("Paris is 18°C, and the other
+ *   city is 24°C"), unless it is bare: values and at most two other words
+ *   of two letters or more ("light rain", "at 18°C"). A bare clause goes
+ *   with its neighbour: the clause before it where the sentence opens with
+ *   a subject ("Paris: 18°C, light rain"), the one after where it opens
+ *   with a value ("It's 18°C, light rain in Paris"), and at the far end,
+ *   the one on the other side ("18°C in Paris, light rain").
+ * - A subject after "than", "unlike", "versus", "vs", "compared to/with"
+ *   or "relative to" is compared with, not described: it does not own
+ *   the clause's values ("New York is 6°C warmer than Paris"), and the
+ *   values after it are its own, stated beside no one ("Sydney (21°C) is
+ *   warmer than Berlin (16°C)").
+ */
+
+export interface StatedValue {
+  /** A number, or a text as the source book keys it (lower case). */
+  readonly value: number | string;
+  /** The subject (its canonical value) the value is stated beside. */
+  readonly subject: string;
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+type Mention = Span & ({ kind: "subject"; subject: string; reference: boolean } | { kind: "number"; value: number } | { kind: "text"; value: string });
+type ValueMention = Extract<Mention, { kind: "number" | "text" }>;
+
+const SENTENCE_BREAK = /[.!?;]+(?=\s|$)|\n+/gu;
+const CLAUSE_BREAK = /,\s+|\s+(?:and|but|while|whereas)\s+/giu;
+const COMPARED = /(?:\bthan|\bunlike|\bversus|\bvs\.?|\bcompared (?:to|with)|\brelative to)\s+(?:the\s+)?$/iu;
+const NUMBER = /\d+(?:\.\d+)?/g;
+/** Words beside its values that leave a clause bare. */
+const BARE_WORDS = 2;
+
+const overlaps = (span: Span, others: readonly Span[]) => others.some((other) => span.start < other.end && other.start < span.end);
+
+/** Every mention in the text: names and texts longest first, then numbers outside them. */
+function mentionsIn(text: string, names: ReadonlyArray<{ written: string; subject: string }>, texts: readonly string[]): Mention[] {
+  const candidates = [
+    ...names.map((name) => ({ written: name.written, make: (span: Span): Mention => ({ ...span, kind: "subject", subject: name.subject, reference: COMPARED.test(text.slice(Math.max(0, span.start - 20), span.start)) }) })),
+    ...texts.map((written) => ({ written, make: (span: Span): Mention => ({ ...span, kind: "text", value: written.toLowerCase() }) })),
+  ].sort((left, right) => right.written.length - left.written.length);
+  const found: Mention[] = [];
+  for (const candidate of candidates) {
+    for (const span of mentionSpans(text, candidate.written)) if (!overlaps(span, found)) found.push(candidate.make(span));
+  }
+  for (const match of text.matchAll(NUMBER)) {
+    const span = { start: match.index, end: match.index + match[0].length };
+    if (!overlaps(span, found)) found.push({ ...span, kind: "number", value: Number(match[0]) });
+  }
+  return found.sort((left, right) => left.start - right.start);
+}
+
+/** Cuts [start, end) at a pattern's matches that fall outside every mention; each piece with the break before it. */
+function cut(text: string, start: number, end: number, pattern: RegExp, mentions: readonly Mention[]): Array<Span & { after: string }> {
+  const pieces: Array<Span & { after: string }> = [];
+  let from = start;
+  let after = "";
+  for (const match of text.slice(start, end).matchAll(pattern)) {
+    const at = { start: start + match.index, end: start + match.index + match[0].length };
+    if (overlaps(at, mentions)) continue;
+    pieces.push({ start: from, end: at.start, after });
+    from = at.end;
+    after = match[0];
+  }
+  pieces.push({ start: from, end, after });
+  return pieces;
+}
+
+const within = (mentions: readonly Mention[], span: Span) => mentions.filter((mention) => mention.start >= span.start && mention.end <= span.end);
+const isValue = (mention: Mention): mention is ValueMention => mention.kind !== "subject";
+const describedSubjects = (mentions: readonly Mention[]) => [...new Set(mentions.flatMap((mention) => (mention.kind === "subject" && !mention.reference ? [mention.subject] : [])))];
+const stated = (values: readonly ValueMention[], subject: string): StatedValue[] => values.map((mention) => ({ value: mention.value, subject }));
+
+/** A clause of values and at most BARE_WORDS other words. */
+function isBare(text: string, clause: Span, values: readonly ValueMention[]): boolean {
+  if (values.length === 0) return false;
+  let rest = text.slice(clause.start, clause.end);
+  for (const mention of [...values].reverse()) rest = rest.slice(0, mention.start - clause.start) + " " + rest.slice(mention.end - clause.start);
+  // Words of one letter are units and contractions ("°C", "it's"), not content.
+  return (rest.match(/\p{L}{2,}/gu) ?? []).length <= BARE_WORDS;
+}
+
+/** Pairs subjects and values in order, kind by kind, where their counts match. */
+function inOrder(subjects: readonly Mention[], values: readonly ValueMention[]): StatedValue[] {
+  const named = subjects.flatMap((mention) => (mention.kind === "subject" ? [mention.subject] : []));
+  return (["number", "text"] as const).flatMap((kind) => {
+    const ofKind = values.filter((mention) => mention.kind === kind);
+    return ofKind.length === named.length ? ofKind.map((mention, index) => ({ value: mention.value, subject: named[index]! })) : [];
+  });
+}
+
+function readSentence(text: string, sentence: Span, all: readonly Mention[]): StatedValue[] {
+  const mentions = within(all, sentence);
+  const values = mentions.filter(isValue);
+  const named = mentions.filter((mention) => mention.kind === "subject");
+  if (named.length === 0 || values.length === 0) return [];
+  const parallel = named.length >= 2 && (values.every((value) => value.start > named.at(-1)!.start) || values.every((value) => value.end < named[0]!.start));
+  if (parallel) return inOrder(named, values);
+  const clauses = cut(text, sentence.start, sentence.end, CLAUSE_BREAK, mentions).map((clause) => {
+    const inClause = within(mentions, clause);
+    const own = describedSubjects(inClause);
+    // What follows a subject compared with is that subject's ("Sydney (21°C) is warmer than Berlin (16°C)"): only what comes before it.
+    const compared = inClause.find((mention) => mention.kind === "subject" && mention.reference);
+    const clauseValues = inClause.filter(isValue).filter((mention) => !compared || mention.end <= compared.start);
+    return { values: clauseValues, owner: own.length === 1 ? own[0]! : null, bare: own.length === 0 && isBare(text, clause, clauseValues) };
+  });
+  // Bare clauses go with the neighbour on the side the sentence's subjects stand; those left at the far end, with the other.
+  const subjectFirst = mentions.find((mention) => mention.kind !== "subject" || !mention.reference)?.kind === "subject";
+  const forward = subjectFirst ? clauses : [...clauses].reverse();
+  for (const order of [forward, [...forward].reverse()]) {
+    let carried: string | null = null;
+    for (const clause of order) {
+      if (clause.owner !== null) carried = clause.owner;
+      else if (clause.bare && carried !== null) clause.owner = carried;
+      else carried = null;
+    }
+  }
+  return clauses.flatMap((clause) => (clause.owner === null ? [] : stated(clause.values, clause.owner)));
+}
+
+/**
+ * The values an answer states beside exactly one subject, each with that
+ * subject. `names` are the subject names as an answer may write them (a
+ * value, an alias) with the value each stands for; `texts` the short texts
+ * whose owner matters (what a result returned: "windy").
+ */
+export function statedBeside(answer: string, names: ReadonlyArray<{ written: string; subject: string }>, texts: readonly string[]): StatedValue[] {
+  const mentions = mentionsIn(answer, names, texts);
+  if (!mentions.some((mention) => mention.kind === "subject")) return [];
+  return cut(answer, 0, answer.length, SENTENCE_BREAK, mentions).flatMap((sentence) => readSentence(answer, sentence, mentions));
+}

@@ -1,0 +1,67 @@
+import { argumentValue, enumKey } from "./enum-domains.js";
+import { mentions, valuesNamedIn } from "./named-values.js";
+import { taskSubjects } from "./subjects.js";
+import type { View } from "../guard.js";
+import { groundingSources, type RunState } from "../run-state.js";
+
+/** A subject value the task names, and the tool parameters that take it. */
+export interface NamedValue {
+  readonly value: string;
+  readonly where: ReadonlyArray<{ readonly tool: string; readonly param: string }>;
+  /** The task names two or more values of one of those parameters: each must be looked up before the answer (G10). */
+  readonly several: boolean;
+}
+
+/** Every subject value the task names (directly or through an alias), each once, in the tools' order. */
+export function namedValues(state: RunState): NamedValue[] {
+  const found = new Map<string, { where: Array<{ tool: string; param: string }>; several: boolean }>();
+  for (const tool of state.tools) {
+    for (const { param, domain } of taskSubjects(state, tool)) {
+      const named = valuesNamedIn(state.task, domain, tool.aliases);
+      for (const value of named) {
+        const entry = found.get(value) ?? { where: [], several: false };
+        entry.where.push({ tool: tool.name, param });
+        entry.several ||= named.length >= 2;
+        found.set(value, entry);
+      }
+    }
+  }
+  return [...found].map(([value, entry]) => ({ value, ...entry }));
+}
+
+/** Whether a successful call (of this question or an earlier one) had the value as the argument of a parameter that takes it. */
+function lookedUp(state: RunState, named: NamedValue): boolean {
+  return groundingSources(state).calls.some((call) => named.where.some(({ tool, param }) => call.name === tool && argumentValue(call.args, param) === named.value));
+}
+
+/** The named values no successful call has looked up yet. */
+export function notLookedUp(state: RunState): NamedValue[] {
+  return namedValues(state).filter((named) => !lookedUp(state, named));
+}
+
+/** The values to cover that were looked up but that a text (an answer) does not mention, by name or through an alias. */
+export function notMentionedIn(state: RunState, text: string): NamedValue[] {
+  const aliasesOf = (value: string) => state.tools.flatMap((tool) => Object.entries(tool.aliases ?? {}).flatMap(([alias, target]) => (target === value ? [alias] : [])));
+  return valuesToCover(state).filter((named) => lookedUp(state, named) && ![named.value, ...aliasesOf(named.value)].some((written) => mentions(text, written)));
+}
+
+/** The values the answer must wait for (G10): named among several of one subject parameter. */
+export const valuesToCover = (state: RunState): NamedValue[] => namedValues(state).filter((named) => named.several);
+
+/**
+ * The values still to cover that a tool offered in this view can look up:
+ * the tool visible, the value in its parameter's domain as narrowed. A
+ * value no visible tool can write any more (its tool banned, hidden or
+ * switched off) is settled: waiting for it would wait for ever.
+ */
+export function coverableNow(state: RunState, view: View): NamedValue[] {
+  return valuesToCover(state).filter(
+    (named) =>
+      !lookedUp(state, named) &&
+      named.where.some(({ tool, param }) => {
+        if (!view.tools.includes(tool)) return false;
+        const domain = view.enums[enumKey(tool, param)];
+        return domain === undefined || domain.includes(named.value);
+      }),
+  );
+}
