@@ -71,8 +71,10 @@ export function createNarrowgauge(options: NarrowgaugeProviderOptions): Language
     const sampling = samplingFor(call);
     const signal = call.abortSignal && cancelled ? AbortSignal.any([call.abortSignal, cancelled]) : (call.abortSignal ?? cancelled);
     const common = { ...(sampling ? { sampling } : {}), ...(signal ? { signal } : {}) };
-    if (call.responseFormat?.type === "json") {
-      if ((call.tools?.length ?? 0) > 0 && call.toolChoice?.type !== "none") throw new ChatRequestError("responseFormat", "a JSON reply is written without tools: send it with no tools (or toolChoice none)");
+    const jsonSchema = call.responseFormat?.type === "json" ? ((call.responseFormat.schema as object | undefined) ?? { type: "object" }) : null;
+    // With tools, the JSON is the final answer's shape (Output.object beside tools): FinalAnswer's argument in a guarded step.
+    const withTools = (call.tools?.length ?? 0) > 0 && call.toolChoice?.type !== "none";
+    if (call.responseFormat?.type === "json" && !withTools) {
       return replyContent(await structuredReply({ model, messages, schema: (call.responseFormat.schema as object | undefined) ?? { type: "object" }, ...common, ...(call.maxOutputTokens ? { maxTokens: call.maxOutputTokens } : {}) }));
     }
     const declared = declaredTools(call.tools);
@@ -83,6 +85,7 @@ export function createNarrowgauge(options: NarrowgaugeProviderOptions): Language
       messages,
       tools: declared,
       toolChoice: toolChoiceOf(call.toolChoice),
+      ...(withTools && jsonSchema ? { answerSchema: jsonSchema } : {}),
       // maxOutputTokens fits the step as the server's max_tokens does (stepCaps); the provider's own caps, where smaller, stand.
       ...(call.maxOutputTokens ? smallerCaps(stepOptions, stepCaps(call.maxOutputTokens, declared)) : {}),
       ...(onEvent ? { onEvent } : {}),

@@ -23,7 +23,7 @@ const isQuestion = (outcome: FinalOutcome | FinalQuestion): outcome is FinalQues
 export async function checkFinal(
   state: RunState,
   turn: { view: View; decisions: readonly GuardDecision[] },
-  answer: string,
+  final: { answer: string; value?: unknown },
   guards: readonly ActiveGuard[],
   ask: AskModel,
 ): Promise<CheckedFinal> {
@@ -37,7 +37,7 @@ export async function checkFinal(
   const decisions: GuardDecision[] = [];
   for (const { guard, settings } of guards) {
     if (verdict.note !== undefined) break;
-    let outcome = guard.checkFinal?.(state, { answer, view: turn.view, verdict }, settings) ?? null;
+    let outcome = guard.checkFinal?.(state, { answer: final.answer, ...(final.value === undefined ? {} : { value: final.value }), view: turn.view, verdict }, settings) ?? null;
     if (outcome && isQuestion(outcome)) outcome = outcome.then(await ask(outcome.ask, guard.id));
     if (!outcome) continue;
     const changed = outcome.verdict.check !== verdict.check || outcome.verdict.note !== verdict.note;

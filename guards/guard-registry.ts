@@ -112,9 +112,9 @@ export class GuardRegistry {
     return checkCall(state, turn, call, this.active);
   }
 
-  /** The checks a proposed final answer passes (see checkFinal); `ask` puts a guard's question to the model. */
-  checkFinal(state: RunState, turn: { view: View; decisions: readonly GuardDecision[] }, answer: string, ask: AskModel): Promise<CheckedFinal> {
-    return checkFinal(state, turn, answer, this.active, ask);
+  /** The checks a proposed final answer passes (see checkFinal); `ask` puts a guard's question to the model; `value`: a structured answer's value. */
+  checkFinal(state: RunState, turn: { view: View; decisions: readonly GuardDecision[] }, answer: string, ask: AskModel, value?: unknown): Promise<CheckedFinal> {
+    return checkFinal(state, turn, { answer, value }, this.active, ask);
   }
 
   /** What a run that ends without an answer may report (G7): null when nothing. */

@@ -1,4 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
+import type { SubjectValues } from "../schemas/answer-narrowing.js";
 import type { Misattribution } from "./facts/misattribution.js";
 import type { CallCheck, RunState } from "./run-state.js";
 
@@ -19,6 +20,13 @@ export interface View {
    * top-level parameters are narrowed by `enums`.
    */
   argumentNumbers?: number[];
+  /**
+   * What a structured answer's values may be, subject by subject (G4's
+   * pairing in the grammar: inside an object whose subject field holds
+   * Paris, only Paris's numbers, and Paris's own results' values where a
+   * field has their name); absent when unrestricted.
+   */
+  answerSubjects?: SubjectValues;
   /** Notes appended to the conversation before this turn (each once per run). */
   notes: string[];
 }
@@ -107,7 +115,10 @@ export interface FinalVerdict {
 
 /** A proposed final answer, as the checks see it: the answer, the turn's view and decisions, and the verdict of the guards before. */
 export interface ProposedFinal {
+  /** The answer's text (a structured answer's JSON text). */
   answer: string;
+  /** A structured answer (runAgent's `answerSchema`): the value itself; absent for a text. */
+  value?: unknown;
   view: View;
   verdict: FinalVerdict;
 }

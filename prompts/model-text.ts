@@ -41,10 +41,14 @@ export const JSON_STEP_TOOLS = {
   heading: "Tools:",
   tool: (name: string, description: string, params: string) => `- ${name}: ${description} Arguments (JSON Schema): ${params}`,
   answer: (description: string) => `- FinalAnswer: ${description} Write it as "answer", a string.`,
-  shape: (thought: boolean) =>
-    thought
-      ? 'Reply with one JSON object and nothing else: {"thought":"…","call":{"tool":"<tool name>","args":{…}}}, or {"thought":"…","call":{"tool":"FinalAnswer","answer":"…"}}.'
-      : 'Reply with one JSON object and nothing else: {"call":{"tool":"<tool name>","args":{…}}}, or {"call":{"tool":"FinalAnswer","answer":"…"}}.',
+  /** FinalAnswer with runAgent's `answerSchema`: the answer is a value of that schema. */
+  structuredAnswer: (description: string, schema: string) => `- FinalAnswer: ${description} Write it as "answer", a JSON value of this schema: ${schema}`,
+  shape: (thought: boolean, structured = false) => {
+    const answer = structured ? "{…}" : '"…"';
+    return thought
+      ? `Reply with one JSON object and nothing else: {"thought":"…","call":{"tool":"<tool name>","args":{…}}}, or {"thought":"…","call":{"tool":"FinalAnswer","answer":${answer}}}.`
+      : `Reply with one JSON object and nothing else: {"call":{"tool":"<tool name>","args":{…}}}, or {"call":{"tool":"FinalAnswer","answer":${answer}}}.`;
+  },
 };
 
 /** How the "json" codec shows a call's result: the next user turn, since the format has no tool role of its own. */

@@ -39,6 +39,8 @@ export interface StepSchemaOptions<Tools extends readonly ToolSchemaSpec[], Thou
    * counts units (a character, or a number with the character after it).
    */
   answerNumbers?: readonly number[] | null;
+  /** A structured answer's schema (runAgent's `answerSchema`, narrowed for the turn): FinalAnswer's `answer` is a value of it, not text. Defaults to none. */
+  answerSchema?: object | null;
 }
 
 /** The answer string's schema; with grounded numbers, carries the grammar extension keyword. */
@@ -114,10 +116,10 @@ export interface StepParts {
 
 /** The pieces buildStepSchema puts together, for a strategy that samples a step in more than one call. */
 export function stepParts(options: StepSchemaOptions<readonly ToolSchemaSpec[], boolean>): StepParts {
-  const { tools, final = true, thought = true, thoughtMaxLength = STEP_DEFAULTS.thoughtMaxLength, answerMaxLength = STEP_DEFAULTS.answerMaxLength, answerNumbers } = options;
+  const { tools, final = true, thought = true, thoughtMaxLength = STEP_DEFAULTS.thoughtMaxLength, answerMaxLength = STEP_DEFAULTS.answerMaxLength, answerNumbers, answerSchema: structured } = options;
   checkToolNames(tools.map((tool) => tool.name));
   const branches: StepParts["branches"] = tools.map((tool) => ({ tool: tool.name, field: "args", schema: tool.params }));
-  if (final) branches.push({ tool: FINAL_ANSWER, field: "answer", schema: answerSchema(answerMaxLength, answerNumbers) });
+  if (final) branches.push({ tool: FINAL_ANSWER, field: "answer", schema: structured ? (structured as TSchema) : answerSchema(answerMaxLength, answerNumbers) });
   if (branches.length === 0) throw new EmptyStepError();
   return { thought: thought ? Type.String({ maxLength: thoughtMaxLength }) : null, branches };
 }

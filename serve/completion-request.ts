@@ -36,8 +36,12 @@ export interface CompletionRequest {
   stream: boolean;
   includeUsage: boolean;
   /** What the guarded step takes from the request (the server adds the model, the session, the profile, a signal). */
-  step: Pick<GuardedStepOptions, "messages" | "tools" | "toolChoice" | "sampling" | "maxTokensPerStep" | "thoughtMaxLength" | "answerMaxLength" | "defaultMaxLength" | "defaultMaxItems">;
-  /** The reply's JSON Schema where `response_format` asks for JSON (`{}` for json_object: any object), else null. */
+  step: Pick<GuardedStepOptions, "messages" | "tools" | "toolChoice" | "sampling" | "maxTokensPerStep" | "thoughtMaxLength" | "answerMaxLength" | "defaultMaxLength" | "defaultMaxItems" | "answerSchema">;
+  /**
+   * The reply's JSON Schema where `response_format` asks for JSON without
+   * tools (`{ type: "object" }` for json_object: any object), else null. With
+   * tools it is the guarded step's `answerSchema`: FinalAnswer's argument.
+   */
   replySchema: object | null;
 }
 
@@ -51,10 +55,10 @@ export function readCompletionRequest(body: unknown): CompletionRequest {
       : { temperature: body.temperature, ...(body.top_p != null ? { topP: body.top_p } : {}), ...(body.seed != null ? { seed: body.seed } : {}) };
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   const format = body.response_format;
-  const replySchema = !format || format.type === "text" ? null : format.type === "json_object" ? { type: "object" } : (format.json_schema.schema ?? { type: "object" });
-  if (replySchema && (body.tools?.length ?? 0) > 0 && body.tool_choice !== "none") {
-    throw new ChatRequestError("response_format", "a JSON reply is written without tools: send it with no tools (or tool_choice \"none\")");
-  }
+  const jsonSchema = !format || format.type === "text" ? null : format.type === "json_object" ? { type: "object" } : (format.json_schema.schema ?? { type: "object" });
+  // With tools, the JSON is the final answer's shape: the step runs as any other, its FinalAnswer a value of the schema.
+  const withTools = (body.tools?.length ?? 0) > 0 && body.tool_choice !== "none";
+  const replySchema = withTools ? null : jsonSchema;
   return {
     stream: body.stream === true,
     includeUsage: body.stream_options?.include_usage === true,
@@ -64,6 +68,7 @@ export function readCompletionRequest(body: unknown): CompletionRequest {
       ...(body.tool_choice !== undefined && body.tool_choice !== null ? { toolChoice: body.tool_choice as GuardedStepOptions["toolChoice"] } : {}),
       ...(sampling ? { sampling } : {}),
       ...(maxTokens ? stepCaps(maxTokens, body.tools) : {}),
+      ...(withTools && jsonSchema ? { answerSchema: jsonSchema } : {}),
     },
     replySchema,
   };

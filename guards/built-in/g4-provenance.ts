@@ -4,7 +4,8 @@ import { narrowNestedNumbers } from "../../schemas/nested-numbers.js";
 import { isNumericSchema, topLevelProperties } from "../../schemas/schema-shapes.js";
 import { enumKey } from "../facts/enum-domains.js";
 import { groundedNumbers, isGrounded, numbersInText, numericLeaves } from "../facts/grounded-numbers.js";
-import { misattributionsIn } from "../facts/misattribution.js";
+import { misattributionsIn, misattributionsInValue } from "../facts/misattribution.js";
+import { subjectValues } from "../facts/answer-subjects.js";
 import { groundedNames, ungroundedNamesIn } from "../facts/subjects.js";
 import { defineGuard, type Decision } from "../guard.js";
 import type { RunState } from "../run-state.js";
@@ -71,7 +72,7 @@ export const provenanceGuard = defineGuard({
       }
     }
     return {
-      view: { ...view, tools: view.tools.filter((tool) => !hidden.includes(tool)), enums, answerNumbers: grounded, argumentNumbers: grounded },
+      view: { ...view, tools: view.tools.filter((tool) => !hidden.includes(tool)), enums, answerNumbers: grounded, argumentNumbers: grounded, answerSubjects: subjectValues(state, grounded) },
       decisions,
     };
   },
@@ -86,11 +87,12 @@ export const provenanceGuard = defineGuard({
     };
   },
 
-  checkFinal(state, { answer, view, verdict }) {
+  checkFinal(state, { answer, value, view, verdict }) {
     const grounded = groundedNumbers(state);
     const ungrounded = [...new Set(numbersInText(answer).filter((number) => !isGrounded(number, grounded)))];
     const ungroundedNames = ungroundedNamesIn(state, answer);
-    const misattributed = misattributionsIn(state, answer);
+    // A structured answer is read by its objects (a subject field and the numbers beside it); a text, by its clauses.
+    const misattributed = value === undefined ? misattributionsIn(state, answer) : misattributionsInValue(state, value);
     if (ungrounded.length === 0 && ungroundedNames.length === 0 && misattributed.length === 0) return null;
     // A value stated beside the wrong subject is an invented answer: it never stands (the turn budget bounds the retries).
     if (misattributed.length === 0 && (view.forcedFinal || answersSentBack(state) >= 1)) return { verdict: { ...verdict, check: "ungrounded-accepted", ungrounded, ungroundedNames }, decisions: [] };

@@ -41,9 +41,12 @@ export function notLookedUp(state: RunState): NamedValue[] {
 
 /** The values to cover that were looked up but that a text (an answer) does not mention, by name or through an alias. */
 export function notMentionedIn(state: RunState, text: string): NamedValue[] {
-  const aliasesOf = (value: string) => state.tools.flatMap((tool) => Object.entries(tool.aliases ?? {}).flatMap(([alias, target]) => (target === value ? [alias] : [])));
-  return valuesToCover(state).filter((named) => lookedUp(state, named) && ![named.value, ...aliasesOf(named.value)].some((written) => mentions(text, written)));
+  return valuesToCover(state).filter((named) => lookedUp(state, named) && ![named.value, ...aliasesOf(state, named.value)].some((written) => mentions(text, written)));
 }
+
+/** The other names the tools declare for a subject value. */
+export const aliasesOf = (state: Pick<RunState, "tools">, value: string): string[] =>
+  state.tools.flatMap((tool) => Object.entries(tool.aliases ?? {}).flatMap(([alias, target]) => (target === value ? [alias] : [])));
 
 /** The values the answer must wait for (G10): named among several of one subject parameter. */
 export const valuesToCover = (state: RunState): NamedValue[] => namedValues(state).filter((named) => named.several);

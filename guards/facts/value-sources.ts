@@ -25,6 +25,8 @@ export interface SourceBook {
   readonly texts: ReadonlyMap<string, { readonly text: string; readonly sources: readonly ValueSource[] }>;
   /** Subject names as an answer may write them (a value, an alias), each with the value it stands for. */
   readonly names: ReadonlyArray<{ readonly written: string; readonly subject: string }>;
+  /** Each successful call as a source, in order. */
+  readonly calls: readonly ValueSource[];
 }
 
 /** The longest free-text argument read as a subject (a city, a ticker); longer ones are queries, not names. */
@@ -81,6 +83,7 @@ export function valueSources(state: RunState): SourceBook {
     for (const { domain } of conversationSubjects(state, tool)) for (const value of domain) names.set(value.toLowerCase(), value);
     for (const [alias, value] of Object.entries(tool.aliases ?? {})) if (conversationSubjects(state, tool).some(({ domain }) => domain.includes(value))) names.set(alias.toLowerCase(), value);
   }
+  const calls: ValueSource[] = [];
   const sourcesOf = (value: number) => numbers.find((candidate) => isGrounded(Math.abs(value), [candidate.value]))?.sources ?? [];
   for (const call of grounding.calls) {
     const given = givenSubjects(state, call).map((subject) => {
@@ -89,6 +92,7 @@ export function valueSources(state: RunState): SourceBook {
     });
     const inherited = numericLeaves(call.args).flatMap((number) => sourcesOf(number).flatMap((source) => source.subjects));
     const source: ValueSource = { call, subjects: [...new Set([...given, ...inherited])] };
+    calls.push(source);
     for (const number of new Set(numbersInValue(call.evidence).map(Math.abs))) addNumber(number, source);
     for (const text of shortTexts(call.evidence, new Set())) {
       const key = text.toLowerCase();
@@ -100,7 +104,7 @@ export function valueSources(state: RunState): SourceBook {
   }
   // A text that is also a subject's name is a name, whichever call returned it first.
   for (const key of names.keys()) texts.delete(key);
-  return { numbers, texts, names: [...names].map(([written, subject]) => ({ written, subject })) };
+  return { numbers, texts, names: [...names].map(([written, subject]) => ({ written, subject })), calls };
 }
 
 /** The sources of a number the answer states (compared unsigned, as the answer's numbers are read). */
@@ -118,3 +122,4 @@ export function describeSource(source: ValueSource): string {
 export function fitsSubject(sources: readonly ValueSource[], subject: string): boolean {
   return sources.length === 0 || sources.some((source) => source.call === null || source.subjects.length === 0 || source.subjects.includes(subject));
 }
+

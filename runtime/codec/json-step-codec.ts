@@ -17,7 +17,7 @@ export const JSON_V1_CODEC: StepCodec = Object.freeze<StepCodec>({
   frameTokens: [],
   notesInResults: false,
   defaultSystem: DEFAULT_SYSTEM_PROMPT,
-  prelude: (system, tools) => ({ system, functions: chatModelFunctions(tools) }),
+  prelude: (system, tools, _thought, answerSchema) => ({ system, functions: chatModelFunctions(tools, { answerSchema }) }),
   grammar: (schema, _parts, bounds) => cachedGbnf(schema, bounds),
   end: () => JSON_STEP_END,
   decode: (text) => decodeJson(text),
@@ -27,8 +27,8 @@ export const JSON_V1_CODEC: StepCodec = Object.freeze<StepCodec>({
 });
 
 /** The tool section of the system prompt, for a format whose wrapper has no call syntax of its own: the tools, then the step's shape. */
-function documentTools(tools: Parameters<StepCodec["prelude"]>[1], thought: boolean): string {
-  return [...toolSection(tools), JSON_STEP_TOOLS.shape(thought)].join("\n");
+function documentTools(tools: Parameters<StepCodec["prelude"]>[1], thought: boolean, answerSchema: object | null): string {
+  return [...toolSection(tools, answerSchema), JSON_STEP_TOOLS.shape(thought, answerSchema !== null)].join("\n");
 }
 
 /** The JSON step as the assistant's own text, shown as written; each result is the next user turn. */
@@ -39,7 +39,7 @@ export const JSON_CODEC: StepCodec = Object.freeze<StepCodec>({
   frameTokens: [],
   notesInResults: false,
   defaultSystem: DEFAULT_SYSTEM_PROMPT,
-  prelude: (system, tools, thought) => ({ system: `${system}\n\n${documentTools(tools, thought)}`, functions: undefined }),
+  prelude: (system, tools, thought, answerSchema = null) => ({ system: `${system}\n\n${documentTools(tools, thought, answerSchema)}`, functions: undefined }),
   grammar: (schema, _parts, bounds) => cachedGbnf(schema, bounds),
   end: () => JSON_STEP_END,
   decode: (text) => decodeJson(text),

@@ -97,7 +97,10 @@ export function nativeCallCodec(base: CallFrame): StepCodec {
     notesInResults: true,
     defaultSystem: base.keepsThought ? NATIVE_SYSTEM_PROMPT : NATIVE_CALL_ONLY_SYSTEM_PROMPT,
     // A format that lists no tools (DeepSeek-R1's template) gets them in the system text, as the json codec lists them.
-    prelude: (system, tools) => ({ system: base.documentsTools ? system : [system, "", ...toolSection(tools)].join("\n"), functions: chatModelFunctions(tools, { answerRequired: true }) }),
+    prelude: (system, tools, _thought, answerSchema = null) => ({
+      system: base.documentsTools ? system : [system, "", ...toolSection(tools, answerSchema)].join("\n"),
+      functions: chatModelFunctions(tools, { answerRequired: true, answerSchema }),
+    }),
     grammar: (_schema, parts, bounds) => {
       const frame = frameOf(parts);
       return composeGbnf({ ...bounds, notation: frame.notation }, ({ rules, compile }) => {

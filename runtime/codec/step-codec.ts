@@ -50,7 +50,8 @@ export interface StepCodec {
   /** The system prompt when the caller gives none. */
   readonly defaultSystem: string;
   /** The conversation's system text (with the tools documented, where the codec does that itself) and the functions the chat wrapper documents, if any. */
-  prelude(system: string, tools: readonly ToolSchemaSpec[], thought: boolean): { system: string; functions: ChatModelFunctions | undefined };
+  /** `answerSchema`: a structured answer's schema (runAgent's), documented as FinalAnswer's argument; null for a text answer. */
+  prelude(system: string, tools: readonly ToolSchemaSpec[], thought: boolean, answerSchema?: object | null): { system: string; functions: ChatModelFunctions | undefined };
   /** The GBNF of one step: exactly the texts `encode` writes for the steps the schema admits. */
   /** The step's grammar; `bounds` are the strings' and arrays' default caps where a schema sets none and how deep a free value nests (runAgent's defaultMaxLength, defaultMaxItems, freeValueDepth). */
   grammar(schema: StepSchema<readonly ToolSchemaSpec[], boolean>, parts: StepParts, bounds?: GrammarBounds): string;

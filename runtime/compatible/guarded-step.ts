@@ -31,7 +31,8 @@ export interface GuardedStepOptions extends Omit<RunAgentOptions, "task" | "tool
 export type GuardedOutcome =
   /** `id`: the call's id for the client to echo back, carrying the thought (see callIdFor). */
   | { kind: "call"; id: string; name: string; args: unknown }
-  | { kind: "answer"; answer: string; ungroundedNumbers: number[]; ungroundedNames: string[]; unverified: boolean }
+  /** `output`: with `answerSchema`, the answer's value (`answer` is its JSON text). */
+  | { kind: "answer"; answer: string; output?: unknown; ungroundedNumbers: number[]; ungroundedNames: string[]; unverified: boolean }
   | { kind: "failed"; reason: Exclude<RunEndReason, "final-answer">; error: RunResult["error"]; partialAnswer: string | null };
 
 export interface GuardedStepResult {
@@ -121,7 +122,7 @@ export async function guardedStep(options: GuardedStepOptions): Promise<GuardedS
   const result = recorder.result(endOf(recorder.log, config)!);
   const outcome: GuardedOutcome =
     result.status === "answered"
-      ? { kind: "answer", answer: result.answer, ungroundedNumbers: result.ungroundedNumbers, ungroundedNames: result.ungroundedNames, unverified: result.unverified }
+      ? { kind: "answer", answer: result.answer, ...(result.output === undefined ? {} : { output: result.output }), ungroundedNumbers: result.ungroundedNumbers, ungroundedNames: result.ungroundedNames, unverified: result.unverified }
       : { kind: "failed", reason: result.reason as Exclude<RunEndReason, "final-answer">, error: result.error, partialAnswer: result.partialAnswer };
   return { ...common, outcome, thought: result.status === "answered" ? (turns.at(-1)?.step?.thought ?? null) : null, tokens: result.tokens, ms: { total: performance.now() - started, waited } };
 }

@@ -20,15 +20,15 @@ export function toNodeLlamaCppSchema(schema: unknown): unknown {
  * node-llama-cpp's own LlamaChat to document the same tools the same way.
  * `answerRequired` documents FinalAnswer's answer as required, as the
  * grammar has it (the JSON step as the trained model learned it, json-v1,
- * leaves it out).
+ * leaves it out); `answerSchema`, a structured answer's schema as its type.
  */
-export function chatModelFunctions(tools: readonly ToolSchemaSpec[], options: { finalAnswer?: boolean; answerRequired?: boolean } = {}): ChatModelFunctions {
+export function chatModelFunctions(tools: readonly ToolSchemaSpec[], options: { finalAnswer?: boolean; answerRequired?: boolean; answerSchema?: object | null } = {}): ChatModelFunctions {
   const functions: Record<string, { description: string; params: unknown }> = {};
   for (const tool of tools) functions[tool.name] = { description: tool.description, params: toNodeLlamaCppSchema(tool.params) };
   if (options.finalAnswer !== false) {
     functions[FINAL_ANSWER] = {
       description: FINAL_ANSWER_DESCRIPTION,
-      params: { type: "object", properties: { answer: { type: "string" } }, ...(options.answerRequired ? { required: ["answer"] } : {}) },
+      params: { type: "object", properties: { answer: options.answerSchema ? toNodeLlamaCppSchema(options.answerSchema) : { type: "string" } }, ...(options.answerRequired || options.answerSchema ? { required: ["answer"] } : {}) },
     };
   }
   return functions as ChatModelFunctions;

@@ -24,7 +24,7 @@ export async function actOnFinal(question: Question, state: RunState, outcome: E
     recorder.judgement(judgement);
     return judgement.value;
   };
-  const verdict = await config.registry.checkFinal(state, input, outcome.answer, ask);
+  const verdict = await config.registry.checkFinal(state, input, outcome.answer, ask, outcome.value);
   const ungrounded =
     verdict.ungrounded.length > 0 || verdict.ungroundedNames.length > 0 || verdict.misattributed.length > 0
       ? { numbers: verdict.ungrounded, names: verdict.ungroundedNames, misattributed: verdict.misattributed }
@@ -33,5 +33,5 @@ export async function actOnFinal(question: Question, state: RunState, outcome: E
   if (verdict.note !== undefined) return { action, note: verdict.note };
   const toolSucceeded = succeeded(state).length > 0;
   const unverified = !toolSucceeded && (config.requireTool === "always" || state.fresh === true);
-  return { action, answer: { answer: outcome.answer, ungrounded: verdict.ungrounded, ungroundedNames: verdict.ungroundedNames, unverified } };
+  return { action, answer: { answer: outcome.answer, ...(outcome.value === undefined ? {} : { output: outcome.value }), ungrounded: verdict.ungrounded, ungroundedNames: verdict.ungroundedNames, unverified } };
 }

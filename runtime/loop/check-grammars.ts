@@ -8,13 +8,13 @@ import type { RunConfig } from "./run-config.js";
 
 /**
  * Before the first model call: the widest step grammars a run can sample under
- * (every tool, FinalAnswer with free or grounded-number text, the thought, written in the run's codec) are parsed by the model's own
+ * (every tool, FinalAnswer with free or grounded-number text or the answer's schema, the thought, written in the run's codec) are parsed by the model's own
  * llama.cpp (ModelPort.checkGrammar), so a grammar llama.cpp would refuse is
  * a configuration error now, not a `grammar-rejected` ending later. When it
  * is refused, each tool's and then each parameter's grammar alone find what
  * to name. Parsed grammars are cached by the port.
  */
-export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" | "codec" | "thoughtMaxLength" | "answerMaxLength" | "defaultMaxLength" | "defaultMaxItems" | "freeValueDepth">, registry: ToolRegistry): Promise<void> {
+export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" | "codec" | "thoughtMaxLength" | "answerMaxLength" | "defaultMaxLength" | "defaultMaxItems" | "freeValueDepth" | "answerSchema">, registry: ToolRegistry): Promise<void> {
   const bounds = { defaultMaxLength: config.defaultMaxLength, defaultMaxItems: config.defaultMaxItems, freeValueDepth: config.freeValueDepth };
   const port = config.model;
   if (!port.checkGrammar) return;
@@ -23,7 +23,7 @@ export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" 
   try {
     // The answer's text free, and with its digits held to grounded numbers (G4's answer grammar, as provenance writes it).
     for (const answerNumbers of [null, []]) {
-      const options = { tools: registry.tools, final: true, thought: config.profile.thought, thoughtMaxLength: config.thoughtMaxLength, answerMaxLength: config.answerMaxLength, answerNumbers };
+      const options = { tools: registry.tools, final: true, thought: config.profile.thought, thoughtMaxLength: config.thoughtMaxLength, answerMaxLength: config.answerMaxLength, answerNumbers, answerSchema: config.answerSchema };
       await check(config.codec.grammar(buildStepSchema(options), stepParts(options), bounds));
     }
     return;

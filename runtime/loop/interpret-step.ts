@@ -21,18 +21,19 @@ export type ParsedStep = LogicalStep;
  * - `aborted`: the caller's signal fired mid-generation.
  */
 export type StepOutcome =
-  | { kind: "final"; step: ParsedStep; answer: string }
+  /** `value`: a structured answer's value (runAgent's `answerSchema`), whose JSON text is `answer` (and the step's). */
+  | { kind: "final"; step: ParsedStep; answer: string; value?: unknown }
   | { kind: "call"; step: ParsedStep; name: string; args: unknown }
   | { kind: "bad-arguments"; step: ParsedStep; name: string; args: unknown; issues: SchemaIssue[]; error: OutputError }
   | { kind: "invalid"; error: OutputError }
   | { kind: "aborted" };
 
-export function interpretStep(generation: PortGeneration, step: { schema: object; parts: StepParts }, registry: ToolRegistry, codec: Pick<StepCodec, "decode">): StepOutcome {
+export function interpretStep(generation: PortGeneration, step: { schema: object; parts: StepParts }, registry: ToolRegistry, codec: Pick<StepCodec, "decode">, answerSchema: object | null = null): StepOutcome {
   const { schema } = step;
   const parsed = parseGeneration<ParsedStep>(generation, schema, (text) => codec.decode(text, step.parts));
   if (parsed.ok) {
     const { call } = parsed.value;
-    if (call.tool === FINAL_ANSWER) return { kind: "final", step: parsed.value, answer: call.answer ?? "" };
+    if (call.tool === FINAL_ANSWER) return finalOutcome(parsed.value);
     return { kind: "call", step: parsed.value, name: call.tool, args: call.args };
   }
   if (parsed.error instanceof AbortedOutputError) return { kind: "aborted" };
@@ -44,7 +45,8 @@ export function interpretStep(generation: PortGeneration, step: { schema: object
     // a real model, the checks hold for any other (scripted, peer loops).
     const step = parsed.error.value as Partial<ParsedStep> | null;
     const call = step?.call;
-    if (call?.tool === FINAL_ANSWER && typeof call.answer === "string") return { kind: "final", step: step as ParsedStep, answer: call.answer };
+    // A FinalAnswer outside this turn's narrowed answer: judged against the answer's own schema (text, or the caller's answerSchema).
+    if (call?.tool === FINAL_ANSWER && (answerSchema ? call.answer !== undefined && validateAgainst(answerSchema, call.answer).length === 0 : typeof call.answer === "string")) return finalOutcome(step as ParsedStep);
     const tool = typeof call?.tool === "string" ? registry.get(call.tool) : undefined;
     if (tool) {
       const issues = validateAgainst(tool.params, call!.args);
@@ -56,6 +58,14 @@ export function interpretStep(generation: PortGeneration, step: { schema: object
     }
   }
   return { kind: "invalid", error: parsed.error };
+}
+
+/** A FinalAnswer step as the loop reads it: a text answer as it is; a structured one as its JSON text, the value beside it. */
+function finalOutcome(step: ParsedStep): Extract<StepOutcome, { kind: "final" }> {
+  const answer: unknown = step.call.answer;
+  if (typeof answer === "string" || answer === undefined) return { kind: "final", step, answer: answer ?? "" };
+  const text = JSON.stringify(answer);
+  return { kind: "final", step: { ...step, call: { ...step.call, answer: text } }, answer: text, value: answer };
 }
 
 /** What the model is told after an output that could not be used at all. Phrased as a short, actionable user line. */

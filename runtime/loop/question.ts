@@ -63,7 +63,7 @@ export function createConversation(config: RunConfig): Conversation {
   // Every tool is checked, whether or not the prompt will show it.
   const given = new ToolRegistry(adopted);
   // The model reads the names it writes (modelFacingName); the codec says who documents the tools, and how.
-  const prelude = (tools: readonly ToolRegistry["tools"][number][]) => config.codec.prelude(config.system, tools, config.profile.thought);
+  const prelude = (tools: readonly ToolRegistry["tools"][number][]) => config.codec.prelude(config.system, tools, config.profile.thought, config.answerSchema);
   const contextSize = config.model.description.contextSize;
   const budget = contextSize === null ? null : Math.floor(contextSize * config.toolShare);
   let chosen: ReturnType<typeof shortlistTools<ToolRegistry["tools"][number]>>;

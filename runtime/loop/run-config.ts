@@ -10,6 +10,7 @@ import { RUN_OPTIONS, type RunAgentOptions } from "./options/run-options.js";
 import type { RunEvent } from "./run-types.js";
 import { NATIVE_STRATEGY, type TurnStrategy } from "./turn-strategy.js";
 import { ConfigurationError } from "../../base/configuration-error.js";
+import { readAnswerSchema } from "./answer-schema.js";
 
 export type { RunAgentOptions };
 
@@ -21,7 +22,9 @@ type Declared = { -readonly [Name in keyof typeof RUN_OPTIONS]: ResolvedValue<(t
  * them: the profile (by name or custom) and the guards it switches on, the
  * codec and its system prompt, the sampling, the strategy, a signal.
  */
-export interface RunConfig extends Omit<Declared, "profile" | "guards" | "sampling" | "strategy" | "signal" | "onEvent" | "codec" | "system"> {
+export interface RunConfig extends Omit<Declared, "profile" | "guards" | "sampling" | "strategy" | "signal" | "onEvent" | "codec" | "system" | "answerSchema"> {
+  /** The final answer's schema, normalized (see readAnswerSchema); null: the answer is text. */
+  answerSchema: object | null;
   /** How steps are written and shown. */
   codec: StepCodec;
   /** Why the steps are JSON though the model's format has a call syntax of its own (one that cannot write a tool's parameters); null otherwise. */
@@ -63,6 +66,7 @@ export function resolveRunConfig(options: RunAgentOptions): RunConfig {
     codec,
     codecFallback: fallback,
     system: declared.system ?? codec.defaultSystem,
+    answerSchema: readAnswerSchema(declared.answerSchema, { defaultMaxLength: declared.defaultMaxLength, defaultMaxItems: declared.defaultMaxItems, freeValueDepth: declared.freeValueDepth }),
     profileName: name,
     profile,
     registry: GuardRegistry.of(profile, declared.guards),

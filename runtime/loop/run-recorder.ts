@@ -11,6 +11,8 @@ import { MODEL_FAILURE_CODES, type DroppedExchanges, type ModelFailureCode, type
 /** An answer the checks let stand. */
 export interface AcceptedAnswer {
   answer: string;
+  /** A structured answer's value (runAgent's `answerSchema`). */
+  output?: unknown;
   ungrounded: number[];
   ungroundedNames: string[];
   unverified: boolean;
@@ -130,7 +132,7 @@ export class RunRecorder {
     const answered = reason === "final-answer" && last?.kind === "turn" ? last.answer : undefined;
     const failure = last?.kind === "failure" ? last.error : undefined;
     const result: RunResult = answered
-      ? { ...this.record("final-answer"), status: "answered", reason: "final-answer", answer: answered.answer, partialAnswer: null, ungroundedNumbers: answered.ungrounded, ungroundedNames: answered.ungroundedNames, unverified: answered.unverified, error: null }
+      ? { ...this.record("final-answer"), status: "answered", reason: "final-answer", answer: answered.answer, ...(answered.output === undefined ? {} : { output: answered.output }), partialAnswer: null, ungroundedNumbers: answered.ungrounded, ungroundedNames: answered.ungroundedNames, unverified: answered.unverified, error: null }
       : {
           ...this.record(reason),
           status: STATUS[reason] as "failed" | "aborted",

@@ -85,7 +85,7 @@ async function runTurn(question: Question, last: SampledInput | undefined): Prom
   const spy = config.spy ? { prompt: config.model.detokenizeForSpy(input.prompt), tokens: input.prompt.length, grammar: input.gbnf, codec: config.codec.name } : undefined;
 
   const generation: PortGeneration = await sampleStep(question, input, index);
-  const outcome = interpretStep(generation, input, conversation.registry, config.codec);
+  const outcome = interpretStep(generation, input, conversation.registry, config.codec, config.answerSchema);
   // What the session now holds, as the next prompt will show it: this prompt, and the step only if the history shows it.
   conversation.held = { text: input.rendered.text, tokens: input.prompt };
   const step = outcome.kind === "final" || outcome.kind === "call" ? outcome.step : null;

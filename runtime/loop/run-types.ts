@@ -162,7 +162,10 @@ export interface RunRecord {
 export interface AnsweredRun extends RunRecord {
   status: "answered";
   reason: "final-answer";
+  /** The answer's text; with runAgent's `answerSchema`, the JSON text of `output`. */
   answer: string;
+  /** With runAgent's `answerSchema`: the answer, a value of that schema (checked by ajv); absent for a text answer. */
+  output?: unknown;
   partialAnswer: null;
   /** Numbers in the answer that no source supports (only possible on a forced final). */
   ungroundedNumbers: number[];

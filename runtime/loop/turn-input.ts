@@ -4,6 +4,7 @@ import type { GuardDecision, View } from "../../guards/guard.js";
 import type { RunState } from "../../guards/run-state.js";
 import { narrowNestedNumbers } from "../../schemas/nested-numbers.js";
 import { narrowParams } from "../../schemas/narrow-params.js";
+import { narrowAnswerSchema } from "../../schemas/answer-narrowing.js";
 import { buildStepSchema, stepParts, type StepParts, type StepSchema, type StepSchemaOptions, type ToolSchemaSpec } from "../../schemas/step-schema.js";
 import { appendNotes } from "../history/history-items.js";
 import { nextPrompt } from "../history/held-prompt.js";
@@ -125,6 +126,7 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
     const params = view.argumentNumbers ? (narrowNestedNumbers(tool.params, view.argumentNumbers).schema as typeof tool.params) : tool.params;
     return { name, description: tool.description, params: narrowParams(params, domainsOf(view.enums, name)) };
   });
+  const answerSchema = config.answerSchema ? narrowAnswerSchema(config.answerSchema, view.answerNumbers, view.answerSubjects ?? null) : null;
   const callNumber = callsIn(conversation.history) + 1;
   const grammarFor = (caps: { thought: number; answer: number }, callsShown: number) => {
     const options: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = {
@@ -132,6 +134,7 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
       final: view.final,
       thought: config.profile.thought,
       answerNumbers: view.answerNumbers,
+      answerSchema,
       thoughtMaxLength: caps.thought,
       answerMaxLength: caps.answer,
     };

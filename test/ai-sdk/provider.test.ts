@@ -1,4 +1,4 @@
-import { generateObject, generateText, jsonSchema, stepCountIs, streamText } from "ai";
+import { generateObject, generateText, jsonSchema, Output, stepCountIs, streamText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNarrowgauge } from "../../ai-sdk/index.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
@@ -44,5 +44,16 @@ describe("narrowgauge/ai-sdk, in process", () => {
     const { object } = await generateObject({ model: createNarrowgauge({ model }), schema, prompt: "Is Paris warm?" });
     expect(["Paris", "London"]).toContain(object.city);
     expect(typeof object.warm).toBe("boolean");
+  });
+
+  it("Output.object beside tools: the answer is an object of its schema, each city's numbers its own", async () => {
+    const schema = jsonSchema<{ cities: Array<{ city: string; temperatureC: number }> }>({
+      type: "object",
+      properties: { cities: { type: "array", items: { type: "object", properties: { city: { type: "string" }, temperatureC: { type: "number" } }, required: ["city", "temperatureC"] }, minItems: 1, maxItems: 2 } },
+      required: ["cities"],
+    });
+    const result = await generateText({ model: createNarrowgauge({ model, profile: "sub1b" }), tools, stopWhen: stepCountIs(5), prompt: WEATHER_TASK, output: Output.object({ schema }) });
+    const temperatures = Object.fromEntries(result.output.cities.map((entry) => [entry.city, entry.temperatureC]));
+    expect(temperatures).toEqual({ Paris: 18, "New York": 24 });
   });
 });

@@ -32,7 +32,7 @@ describe("subjects read off the schema and the task (G1 without declarations)", 
     expect(narrowed("weather in paris?", [zodWeather])[0]).toMatchObject({ values: ["Paris"] });
     expect(narrowed("Parisian weather in Sydney?", [zodWeather])[0]).toMatchObject({ values: ["Sydney"] });
     // A parameter whose values the task does not name is not a subject; nor are roles that share a domain, or operators.
-    expect(narrowed("Convert 20 C to F in Paris, using +", [zodWeather, convert, operators]).map((decision) => decision.tool)).toEqual(["CityWeather"]);
+    expect(narrowed("Convert 20 C to F in Paris, using +", [zodWeather, convert, operators]).map((decision) => (decision as { tool?: string }).tool)).toEqual(["CityWeather"]);
     expect(subjectDomains(convert, ["Convert 68 to C"], true)).toEqual([]);
   });
 

@@ -104,7 +104,8 @@ describe("narrowgauge serve, through the openai client", () => {
       JSON.stringify({ messages: user, temperature: 9 }),
       JSON.stringify({ messages: user, n: 3 }),
       JSON.stringify({ messages: user, max_tokens: 0 }),
-      JSON.stringify({ messages: user, response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "object" } } }, tools }),
+      // A JSON answer beside tools whose schema the grammar cannot hold: refused before any step.
+      JSON.stringify({ messages: user, response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "object", properties: { x: { $ref: "https://x.test/a.json" } }, required: ["x"] } } }, tools }),
     ];
     expect(bad).toHaveLength(20);
     for (const body of bad) {
@@ -200,3 +201,23 @@ describe("narrowgauge serve's API key", () => {
     }
   });
 });
+
+describe("narrowgauge serve, a JSON answer beside tools", () => {
+  it("response_format json_schema with tools: the tool loop ends in JSON of the schema, each city with its own numbers", async () => {
+    const schema = { type: "object", properties: { cities: { type: "array", items: { type: "object", properties: { city: { type: "string" }, temperatureC: { type: "number" }, conditions: { type: "string" } }, required: ["city", "temperatureC", "conditions"] }, minItems: 1, maxItems: 2 } }, required: ["cities"] };
+    const messages: Message[] = [{ role: "user", content: WEATHER_TASK }];
+    let content: string | null = null;
+    for (let steps = 1; steps <= 6 && content === null; steps++) {
+      const message = (await client.chat.completions.create({ model: "demo", messages, tools, response_format: { type: "json_schema", json_schema: { name: "weather", schema, strict: true } } })).choices[0]!.message;
+      messages.push(message);
+      if (!message.tool_calls?.length) content = message.content;
+      for (const call of message.tool_calls ?? []) {
+        if (call.type !== "function") throw new TypeError("a function call was expected");
+        messages.push({ role: "tool", tool_call_id: call.id, content: await runChatTool(weatherTools, call.function.name, JSON.parse(call.function.arguments)) });
+      }
+    }
+    const answer = JSON.parse(content!) as { cities: Array<{ city: string; temperatureC: number; conditions: string }> };
+    expect(Object.fromEntries(answer.cities.map((entry) => [entry.city, [entry.temperatureC, entry.conditions]]))).toEqual({ Paris: [18, "light rain"], "New York": [24, "sunny"] });
+  });
+});
+

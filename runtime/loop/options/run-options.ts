@@ -65,6 +65,10 @@ export const RUN_OPTIONS = {
     "native where the chat format has a call syntax of its own; json-v1 on ChatML; json otherwise",
     { check: checkCodec, flag: { shape: "value", placeholder: "name", choices: CODEC_NAMES } },
   ),
+  answerSchema: value<object>(
+    "the final answer's schema (JSON Schema, TypeBox or zod 4): FinalAnswer's argument is then a value of it, compiled like a tool's parameters, its numbers held to grounded ones and, inside an object whose subject field holds a subject, to that subject's (G4); the result's `output` is the value, `answer` its JSON text",
+    "none: the answer is text",
+  ),
   maxTurns: integer("turn budget", { min: 1 }, 8),
   profile: value<ProfileName | GuardProfile, ProfileName | GuardProfile | undefined>("the guard profile (see docs/guards.md): sub1b, mid, large or none; from code, also a custom GuardProfile object", "by the model's parameter count; sub1b when unknown", {
     flag: { shape: "value", placeholder: "name", choices: PROFILE_NAMES },
