@@ -100,6 +100,8 @@ export {
 } from "./guards/guard.js";
 export type { CallAttempt, CallCheck, RunRecords, RunSetting, RunState, ToolInfo, TurnCheck, TurnFacts } from "./guards/run-state.js";
 export { decisionEffect, describeDecision } from "./guards/describe-decision.js";
+export type { Misattribution } from "./guards/facts/misattribution.js";
+export type { SubjectValues } from "./schemas/answer-narrowing.js";
 
 // A guarded step of a conversation the caller holds, as OpenAI-compatible front doors take one (docs/serving.md).
 export { guardedStep, type GuardedOutcome, type GuardedStepOptions, type GuardedStepResult } from "./runtime/compatible/guarded-step.js";

@@ -67,9 +67,10 @@ export type Decision = WithoutGuard<GuardDecision>;
  * Why a call or an answer was refused: the check that refused it ("hidden"
  * is FinalAnswer asked for while not offered, "deferral" an answer that only
  * offers to look something up, "incomplete" one that comes before every
- * subject the task names was looked up).
+ * subject the task names was looked up, "misattributed" one that states a
+ * value beside a subject none of its sources is about).
  */
-export type Refusal = Exclude<CallCheck, "ok" | "error" | "bad-arguments"> | "hidden" | "deferral" | "incomplete";
+export type Refusal = Exclude<CallCheck, "ok" | "error" | "bad-arguments"> | "hidden" | "deferral" | "incomplete" | "misattributed";
 
 export interface ViewOutcome {
   view: View;
@@ -94,7 +95,7 @@ export interface CallVerdict {
 }
 
 /** How a final answer was judged: offered or not ("hidden"), grounded or not, sent back with a nudge. */
-export type FinalCheck = "ok" | "hidden" | "ungrounded" | "ungrounded-accepted" | "nudged" | "incomplete";
+export type FinalCheck = "ok" | "hidden" | "ungrounded" | "ungrounded-accepted" | "nudged" | "incomplete" | "misattributed";
 
 /** What the checks make of a proposed final answer, each guard's in turn. */
 export interface FinalVerdict {

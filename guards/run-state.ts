@@ -41,7 +41,7 @@ export interface CallAttempt {
 }
 
 /** How a turn's step was judged: unusable ("invalid"), sent back by the answer gate ("nudged"), or a call's or a final answer's check. */
-export type TurnCheck = "invalid" | "nudged" | CallCheck | "hidden" | "ungrounded-accepted" | "incomplete";
+export type TurnCheck = "invalid" | "nudged" | CallCheck | "hidden" | "ungrounded-accepted" | "incomplete" | "misattributed";
 
 /** One finished turn, as the guards read it. The loop appends one per turn and never changes it. */
 export interface TurnFacts {
@@ -98,6 +98,8 @@ export interface RunState {
    * and the task (see subjectDomains; runAgent's `inferSubjects`).
    */
   readonly inferSubjects: boolean;
+  /** Whether the answer is a value of a schema (runAgent's `answerSchema`), not text: G4 then pairs its numbers in the grammar. */
+  readonly structuredAnswer: boolean;
   /** The turn about to run is prepared again because, as first prepared, it would have repeated the last one exactly (G9). */
   readonly stalled: boolean;
   /**

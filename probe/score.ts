@@ -46,7 +46,7 @@ export interface ProbeScore {
   malformed: number;
   /** Tool names the model wrote that do not exist (possible only without a grammar). */
   inventedToolNames: string[];
-  /** Calls or answers a guard refused: hidden, banned, outside the domain, ungrounded, nudged, incomplete. */
+  /** Calls or answers a guard refused: hidden, banned, outside the domain, ungrounded, nudged, incomplete, misattributed. */
   rejected: number;
   /** Numbers in the final answer found in neither the task nor any tool result. */
   ungroundedInFinal: number[];
@@ -60,7 +60,7 @@ export interface ProbeScore {
   ms: number;
 }
 
-const REJECTED = new Set(["ungrounded", "banned", "outside-view", "hidden", "nudged", "incomplete"]);
+const REJECTED = new Set(["ungrounded", "banned", "outside-view", "hidden", "nudged", "incomplete", "misattributed"]);
 const MALFORMED = new Set(["invalid", "bad-arguments"]);
 
 /** The names the probe's tools know: the cities, with the other names users write for them. */

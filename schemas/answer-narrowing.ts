@@ -21,32 +21,38 @@ export interface SubjectValues {
   readonly bySubject: Readonly<Record<string, { readonly numbers: readonly number[]; readonly byKey: Readonly<Record<string, ReadonlyArray<number | string>>> }>>;
 }
 
-/** Every number below `node` narrowed to `numbers` (null: as it is), or null where a required one cannot be written. */
+/** Every number below `node` narrowed to `numbers`, or null where a required one cannot be written. */
 function narrowAll(node: Schema, numbers: readonly number[]): Schema | null {
   const wrapped = narrowNestedNumbers({ type: "object", properties: { value: node }, required: ["value"] }, numbers);
   return wrapped.unfillable === null ? (((wrapped.schema as Schema).properties as Schema).value as Schema) : null;
 }
 
 /**
- * A property named as a result's field ("conditions"), a number or a free
- * string: narrowed to what the subject's own calls returned there, where
- * any of that fits it; else as it was.
+ * One field of a subject's object: named as a field of the subject's own
+ * results ("temperatureC", "conditions"), a number or a free string holds
+ * what those results returned there, where any of that fits it; else a
+ * number holds one of the subject's numbers. Null: it cannot be written.
+ * Anything else (an object, an array) is left to the grounded numbers.
  */
-function asReturned(schema: unknown, returned: ReadonlyArray<number | string> | undefined): unknown {
-  if (!isSchema(schema) || !returned) return schema;
+function ownField(schema: unknown, returned: ReadonlyArray<number | string> | undefined, numbers: readonly number[]): unknown {
+  if (!isSchema(schema)) return schema;
   const kind = isNumericSchema(schema) ? "number" : isFreeString(schema) ? "string" : null;
   if (kind === null) return schema;
-  const fits = returned.filter((value) => typeof value === kind && validateAgainst(schema, value).length === 0);
-  return fits.length > 0 ? { ...schema, enum: fits } : schema;
+  const fits = (returned ?? []).filter((value) => typeof value === kind && validateAgainst(schema, value).length === 0);
+  if (fits.length > 0) return { ...schema, enum: fits };
+  if (kind === "string") return schema;
+  const subjects = numbers.filter((number) => validateAgainst(schema, number).length === 0);
+  return subjects.length > 0 ? { ...schema, enum: subjects } : null;
 }
 
 /**
  * An object schema with a required subject field, as one branch per
  * subject: the field first (so the subject is written before its values)
- * and fixed to the subject; a field named as one of its results' fields
- * holds what that result returned there; every other number below it, that
- * subject's. A subject whose numbers cannot fill a required one has no
- * branch; with none left, the object is as it was.
+ * and fixed to the subject, each of its own fields narrowed to the
+ * subject's (ownField). A subject that cannot fill a required field has no
+ * branch. Objects nested inside keep the grounded numbers, not the
+ * subject's: pairing each level inside each branch would multiply the
+ * grammar by the subjects at every level.
  */
 function subjectBranches(node: Schema, subjects: SubjectValues): Map<string, Schema> {
   const branches = new Map<string, Schema>();
@@ -58,26 +64,23 @@ function subjectBranches(node: Schema, subjects: SubjectValues): Map<string, Sch
   const domain = stringEnumValues(properties[field] as Schema);
   for (const [subject, { numbers, byKey }] of Object.entries(subjects.bySubject)) {
     if (domain && !domain.includes(subject)) continue;
-    const { [field]: _subject, ...others } = properties;
-    const rest = Object.fromEntries(Object.entries(others).map(([name, child]) => [name, asReturned(child, Object.hasOwn(byKey, name) ? byKey[name] : undefined)]));
-    const narrowed = narrowAll({ ...node, properties: rest, required: [...required].filter((name) => name !== field) }, numbers);
-    if (narrowed) branches.set(subject, { ...narrowed, properties: { [field]: { type: "string", const: subject }, ...(narrowed.properties as Schema) }, required: [field, ...((narrowed.required as string[]) ?? [])] });
+    const own: Schema = { [field]: { type: "string", const: subject } };
+    let writable = true;
+    for (const [name, child] of Object.entries(properties)) {
+      if (name === field) continue;
+      const narrowed = ownField(child, Object.hasOwn(byKey, name) ? byKey[name] : undefined, numbers);
+      if (narrowed !== null) own[name] = narrowed;
+      else if (required.has(name)) writable = false;
+    }
+    if (writable) branches.set(subject, { ...node, properties: own, required: [field, ...[...required].filter((name) => name !== field && Object.hasOwn(own, name))] });
   }
   return branches;
-}
-
-/** An object schema as its subject branches (see subjectBranches), or as it was where it has none. */
-function bySubject(node: Schema, subjects: SubjectValues): Schema {
-  const branches = [...subjectBranches(node, subjects).values()];
-  if (branches.length === 0) return node;
-  return branches.length === 1 ? branches[0]! : { anyOf: branches };
 }
 
 /**
  * An array of subject objects where the task names several subjects (G10
  * in the grammar): one item per named subject, in the task's order, each
- * its subject's branch, where the array's bounds admit that many; else as
- * it was.
+ * its subject's branch, where the array's bounds admit that many; else null.
  */
 function covering(node: Schema, items: Schema, subjects: SubjectValues): Schema | null {
   const count = subjects.cover.length;
@@ -88,9 +91,11 @@ function covering(node: Schema, items: Schema, subjects: SubjectValues): Schema 
   return { ...node, items: tuple, additionalItems: false, minItems: count, maxItems: count };
 }
 
-/** Walks a schema, pairing every object that holds a subject field (see bySubject). */
+/** Walks a schema down to its subject objects, each turned into its subject branches (see subjectBranches); nothing inside those is paired again. */
 function pair(node: unknown, subjects: SubjectValues): unknown {
   if (!isSchema(node)) return node;
+  const branches = [...subjectBranches(node, subjects).values()];
+  if (branches.length > 0) return branches.length === 1 ? branches[0]! : { anyOf: branches };
   let out: Schema = node;
   const take = (key: string, value: unknown) => {
     if (value !== node[key]) out = { ...out, [key]: value };
@@ -107,20 +112,20 @@ function pair(node: unknown, subjects: SubjectValues): unknown {
   }
   if (isSchema(node.additionalProperties)) take("additionalProperties", pair(node.additionalProperties, subjects));
   for (const key of ["anyOf", "oneOf"] as const) {
-    const branches = node[key];
-    if (!Array.isArray(branches)) continue;
-    const paired = branches.map((branch) => pair(branch, subjects));
-    if (paired.some((branch, index) => branch !== branches[index])) take(key, paired);
+    const alternatives = node[key];
+    if (!Array.isArray(alternatives)) continue;
+    const paired = alternatives.map((branch) => pair(branch, subjects));
+    if (paired.some((branch, index) => branch !== alternatives[index])) take(key, paired);
   }
-  return isSchema(out.properties) ? bySubject(out, subjects) : out;
+  return out;
 }
 
 /**
  * A structured answer's schema as this turn may write it (G4 in the
  * grammar): inside an object whose subject field holds Paris, only Paris's
  * numbers, and Paris's own results' values in a field of their name
- * (`subjects`); every other number, only grounded ones (`numbers`;
- * null leaves them free). Where no grounded number fits a required one, the
+ * (`subjects`); every other number, only grounded ones (`numbers`; null
+ * leaves them free). Where no grounded number fits a required one, the
  * schema comes back with those numbers as they were (the answer must still
  * be writable; G4's check reads what was written).
  */

@@ -1,6 +1,5 @@
 import { enumKey } from "../facts/enum-domains.js";
-import { valuesNamedIn } from "../facts/named-values.js";
-import { taskSubjects } from "../facts/subjects.js";
+import { namedIn, taskSubjects } from "../facts/subjects.js";
 import { defineGuard, type Decision } from "../guard.js";
 
 /**
@@ -24,7 +23,7 @@ export const taskEnumGuard = defineGuard({
       for (const subject of taskSubjects(state, tool)) {
         const key = enumKey(tool.name, subject.param);
         const domain = (enums[key] as string[] | undefined) ?? subject.domain;
-        const named = valuesNamedIn(state.task, domain, tool.aliases);
+        const named = namedIn(state.task, { domain, inferred: subject.inferred }, tool.aliases);
         if (named.length === 0 || named.length === domain.length) continue;
         enums[key] = named;
         decisions.push(

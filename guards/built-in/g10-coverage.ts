@@ -15,11 +15,14 @@ const sentBack = (state: RunState): number => state.turns.filter((turn) => turn.
  * fetched one city answers for both, from nothing. In the grammar (mode
  * "grammar"), FinalAnswer is hidden until then; as a check (mode "check"),
  * an answer that comes early is sent back once with what is missing, then
- * stands. Under either, an answer that does not mention one of them (by
- * name or alias) once they were looked up is sent back once ("New York:
- * 24°C" for Paris and New York). A value no visible tool can look up any more (banned, hidden,
- * switched off) no longer holds the answer back, and a forced final (a cap,
- * the last turn) is never held: its note (G8) names what is still missing.
+ * stands, and so is one that does not mention one of them (by name or
+ * alias) once they were looked up ("New York: 24°C" for Paris and New
+ * York). The grammar mode asks nothing of free text (a sub-1B model does
+ * not follow the note); a structured answer covers them in its grammar (an
+ * array of subject objects holds one per named value). A value no visible
+ * tool can look up any more (banned, hidden, switched off) no longer holds
+ * the answer back, and a forced final (a cap, the last turn) is never
+ * held: its note (G8) names what is still missing.
  */
 export const coverageGuard = defineGuard({
   id: "G10",
@@ -35,8 +38,8 @@ export const coverageGuard = defineGuard({
     return { view: { ...view, final: false }, decisions: [{ kind: "hide-final", reason }] };
   },
   checkFinal(state, { answer, view, verdict }, settings) {
-    if (view.forcedFinal || sentBack(state) >= 1) return null;
-    const missing = settings.mode === "check" ? coverableNow(state, view) : [];
+    if (settings.mode !== "check" || view.forcedFinal || sentBack(state) >= 1) return null;
+    const missing = coverableNow(state, view);
     if (missing.length > 0) {
       const parts = missing.map((named) => ({ tool: named.where.find(({ tool }) => view.tools.includes(tool))!.tool, value: named.value }));
       return {

@@ -72,7 +72,7 @@ export const provenanceGuard = defineGuard({
       }
     }
     return {
-      view: { ...view, tools: view.tools.filter((tool) => !hidden.includes(tool)), enums, answerNumbers: grounded, argumentNumbers: grounded, answerSubjects: subjectValues(state, grounded) },
+      view: { ...view, tools: view.tools.filter((tool) => !hidden.includes(tool)), enums, answerNumbers: grounded, argumentNumbers: grounded, ...(state.structuredAnswer ? { answerSubjects: subjectValues(state, grounded) } : {}) },
       decisions,
     };
   },
@@ -101,9 +101,11 @@ export const provenanceGuard = defineGuard({
       ...(ungrounded.length + ungroundedNames.length > 0 ? [`ungrounded: ${[...ungrounded, ...ungroundedNames].join(", ")}`] : []),
       ...(misattributed.length > 0 ? [`misattributed: ${misattributed.map((item) => `${item.value} beside ${item.beside} (from ${item.from.join(", ")})`).join("; ")}`] : []),
     ];
+    // Sent back for a pairing alone, the answer does not spend the once that ungrounded numbers and names get.
+    const check = ungrounded.length + ungroundedNames.length > 0 ? "ungrounded" : "misattributed";
     return {
-      verdict: { ...verdict, check: "ungrounded", ungrounded, ungroundedNames, misattributed, note },
-      decisions: [{ kind: "refuse", check: "ungrounded", tool: null, reason: reasons.join("; ") }],
+      verdict: { ...verdict, check, ungrounded, ungroundedNames, misattributed, note },
+      decisions: [{ kind: "refuse", check, tool: null, reason: reasons.join("; ") }],
     };
   },
 });

@@ -1,4 +1,4 @@
-import { mentionSpans } from "./named-values.js";
+import { isFunctionWord, mentionSpans } from "./named-values.js";
 
 /**
  * Which value an answer states beside which subject, read so that a correct
@@ -11,15 +11,20 @@ import { mentionSpans } from "./named-values.js";
  * - The answer is cut into sentences (at . ! ? ; before a space or the end,
  *   and at line breaks: a list item or a table row is a sentence), never
  *   inside a mention.
- * - A sentence that names several subjects, all before its values or all after
- *   ("Paris and New York are 18°C and 24°C"), pairs them in order when
- *   there are as many numbers (or texts) as subjects, and states nothing
- *   otherwise.
+ * - A sentence that opens with a list of two or more subjects and then a
+ *   list of values, or values then subjects ("Paris and New York are 18°C
+ *   and 24°C, so New York is warmer"), pairs the lists in order when there
+ *   are as many numbers (or texts) as subjects, states nothing of them
+ *   otherwise (or where a subject in the list is compared with), and reads
+ *   on after them; where every value of one kind comes after the last
+ *   subject, as many as the subjects ("Paris (18°C) and New York (24°C):
+ *   light rain and sunny"), that kind pairs in order.
  * - Any other sentence is cut into clauses (at ", " and at and / but /
  *   while / whereas). A clause naming one subject states its values about
  *   it; a clause naming none states nothing ("Paris is 18°C, and the other
  *   city is 24°C"), unless it is bare: values and at most two other words
- *   of two letters or more ("light rain", "at 18°C"). A bare clause goes
+ *   of two letters or more, none a capitalised name it does not know ("light
+ *   rain", "at 18°C"; not "NYC 24°C"). A bare clause goes
  *   with its neighbour: the clause before it where the sentence opens with
  *   a subject ("Paris: 18°C, light rain"), the one after where it opens
  *   with a value ("It's 18°C, light rain in Paris"), and at the far end,
@@ -93,13 +98,34 @@ const isValue = (mention: Mention): mention is ValueMention => mention.kind !== 
 const describedSubjects = (mentions: readonly Mention[]) => [...new Set(mentions.flatMap((mention) => (mention.kind === "subject" && !mention.reference ? [mention.subject] : [])))];
 const stated = (values: readonly ValueMention[], subject: string): StatedValue[] => values.map((mention) => ({ value: mention.value, subject }));
 
-/** A clause of values and at most BARE_WORDS other words. */
+/**
+ * A clause of values and at most BARE_WORDS other words, none of them a
+ * name a reader would not know ("NYC 24°C", "Manhattan 24°C": a capital
+ * that starts no function word).
+ */
 function isBare(text: string, clause: Span, values: readonly ValueMention[]): boolean {
   if (values.length === 0) return false;
   let rest = text.slice(clause.start, clause.end);
   for (const mention of [...values].reverse()) rest = rest.slice(0, mention.start - clause.start) + " " + rest.slice(mention.end - clause.start);
   // Words of one letter are units and contractions ("°C", "it's"), not content.
-  return (rest.match(/\p{L}{2,}/gu) ?? []).length <= BARE_WORDS;
+  const words = rest.match(/\p{L}{2,}/gu) ?? [];
+  return words.length <= BARE_WORDS && !words.some((word) => /^\p{Lu}/u.test(word) && !isFunctionWord(word));
+}
+
+/** The mentions a sentence opens with as a parallel list: a run of two or more subjects then a run of values, or values then subjects ("Paris and New York are 18°C and 24°C"); null when it opens otherwise. */
+function openingList(mentions: readonly Mention[]): { subjects: Mention[]; values: ValueMention[]; end: number } | null {
+  const run = (from: number, subject: boolean) => {
+    let to = from;
+    while (to < mentions.length && (mentions[to]!.kind === "subject") === subject) to++;
+    return mentions.slice(from, to);
+  };
+  const first = mentions[0];
+  if (!first) return null;
+  const leading = run(0, first.kind === "subject");
+  const following = run(leading.length, first.kind !== "subject");
+  const [subjects, values] = first.kind === "subject" ? [leading, following] : [following, leading];
+  if (subjects.length < 2 || values.length === 0) return null;
+  return { subjects, values: values.filter(isValue), end: Math.max(leading.at(-1)!.end, following.at(-1)!.end) };
 }
 
 /** Pairs subjects and values in order, kind by kind, where their counts match. */
@@ -113,13 +139,25 @@ function inOrder(subjects: readonly Mention[], values: readonly ValueMention[]):
 
 function readSentence(text: string, sentence: Span, all: readonly Mention[]): StatedValue[] {
   const mentions = within(all, sentence);
-  const values = mentions.filter(isValue);
-  const named = mentions.filter((mention) => mention.kind === "subject");
-  if (named.length === 0 || values.length === 0) return [];
-  const parallel = named.length >= 2 && (values.every((value) => value.start > named.at(-1)!.start) || values.every((value) => value.end < named[0]!.start));
-  if (parallel) return inOrder(named, values);
+  if (!mentions.some((mention) => mention.kind === "subject") || !mentions.some(isValue)) return [];
+  // A sentence that opens as a parallel list pairs it in order (a list comparing with a subject leaves more than one reading:
+  // nothing), and reads on after it.
+  const list = openingList(mentions);
+  if (list) {
+    const paired = list.subjects.some((mention) => mention.kind === "subject" && mention.reference) ? [] : inOrder(list.subjects, list.values);
+    return list.end >= sentence.end ? paired : [...paired, ...readSentence(text, { start: list.end, end: sentence.end }, all)];
+  }
+  // Where every value of one kind comes after the last subject, as many as the subjects ("Paris (18°C) and New York (24°C):
+  // light rain and sunny"), that kind closes the sentence as a list and pairs in order; the clauses read the rest.
+  const subjects = mentions.filter((mention) => mention.kind === "subject");
+  const listed = subjects.length >= 2 && !subjects.some((mention) => mention.kind === "subject" && mention.reference);
+  const closed = (["number", "text"] as const)
+    .map((kind) => mentions.filter((mention) => mention.kind === kind))
+    .filter((ofKind) => listed && ofKind.length === subjects.length && ofKind.every((mention) => mention.start > subjects.at(-1)!.end))
+    .flat();
+  const pairedAtClose = closed.length > 0 ? inOrder(subjects, closed as ValueMention[]) : [];
   const clauses = cut(text, sentence.start, sentence.end, CLAUSE_BREAK, mentions).map((clause) => {
-    const inClause = within(mentions, clause);
+    const inClause = within(mentions, clause).filter((mention) => !closed.includes(mention));
     const own = describedSubjects(inClause);
     // What follows a subject compared with is that subject's ("Sydney (21°C) is warmer than Berlin (16°C)"): only what comes before it.
     const compared = inClause.find((mention) => mention.kind === "subject" && mention.reference);
@@ -137,7 +175,7 @@ function readSentence(text: string, sentence: Span, all: readonly Mention[]): St
       else carried = null;
     }
   }
-  return clauses.flatMap((clause) => (clause.owner === null ? [] : stated(clause.values, clause.owner)));
+  return [...pairedAtClose, ...clauses.flatMap((clause) => (clause.owner === null ? [] : stated(clause.values, clause.owner)))];
 }
 
 /**

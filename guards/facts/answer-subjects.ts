@@ -1,9 +1,8 @@
 import type { SubjectValues } from "../../schemas/answer-narrowing.js";
 import { aliasesOf, valuesToCover } from "./coverage.js";
-import { mentionSpans, valuesNamedIn } from "./named-values.js";
-import { conversationSubjects } from "./subjects.js";
-import { isGrounded } from "./grounded-numbers.js";
-import { fitsSubject, numberSources, valueSources, type SourceBook } from "./value-sources.js";
+import { mentionSpans } from "./named-values.js";
+import { subjectFields, subjectsNamed } from "./subjects.js";
+import { fitsEverySubject, numberKey, numberSources, valueSources, type SourceBook } from "./value-sources.js";
 import type { RunState } from "../run-state.js";
 
 /** A result's leaves under the property names that hold them: `{ temperatureC: 18, conditions: "light rain" }` → temperatureC: 18, conditions: "light rain". */
@@ -16,16 +15,17 @@ function keyedLeaves(value: unknown, key: string | null, into: Array<{ key: stri
 }
 
 /** What the calls about `subject` returned, by property name: the numbers grounded, the texts that are not a subject's name. */
-function byKey(book: SourceBook, subject: string, grounded: readonly number[]): Record<string, Array<number | string>> {
-  const names = new Set(book.names.map((name) => name.written));
-  const keyed: Record<string, Array<number | string>> = {};
+function byKey(book: SourceBook, subject: string, grounded: ReadonlySet<string>, names: ReadonlySet<string>): Record<string, Array<number | string>> {
+  // Keys are a result's (adversarial) property names: a map, so "constructor" is a key like any other.
+  const keyed = new Map<string, Set<number | string>>();
   for (const source of book.calls.filter((candidate) => candidate.subjects.includes(subject))) {
     for (const { key, value } of keyedLeaves(source.call!.evidence, null, [])) {
-      const kept = typeof value === "number" ? isGrounded(value, grounded) : !names.has(value.toLowerCase());
-      if (kept && !(keyed[key] ??= []).includes(value)) keyed[key]!.push(value);
+      const kept = typeof value === "number" ? grounded.has(numberKey(value)) : !names.has(value.toLowerCase());
+      if (kept) keyed.set(key, (keyed.get(key) ?? new Set()).add(value));
     }
   }
-  return keyed;
+  // As a record without a prototype: what the schema narrowing reads by property name.
+  return Object.assign(Object.create(null) as Record<string, Array<number | string>>, Object.fromEntries([...keyed].map(([key, values]) => [key, [...values]])));
 }
 
 /**
@@ -36,19 +36,32 @@ function byKey(book: SourceBook, subject: string, grounded: readonly number[]): 
  */
 export function subjectValues(state: RunState, grounded: readonly number[]): SubjectValues {
   const book = valueSources(state);
-  const fields = [...new Set(state.tools.flatMap((tool) => conversationSubjects(state, tool).map((subject) => subject.param)))];
-  const tasks = [...state.earlier.tasks, state.task];
-  const named = state.tools.flatMap((tool) => conversationSubjects(state, tool).flatMap(({ domain }) => tasks.flatMap((task) => valuesNamedIn(task, domain, tool.aliases))));
-  const subjects = new Set([...named, ...book.calls.flatMap((source) => source.subjects)]);
+  const fields = subjectFields(state);
+  const groundedKeys = new Set(grounded.map(numberKey));
+  const names = new Set(book.names.map((name) => name.written));
+  const subjects = new Set([...subjectsNamed(state), ...book.calls.flatMap((source) => source.subjects)]);
   const cover = valuesToCover(state)
     .map((named) => ({ value: named.value, at: Math.min(...[named.value, ...aliasesOf(state, named.value)].flatMap((written) => mentionSpans(state.task, written).map((span) => span.start))) }))
     .sort((left, right) => left.at - right.at)
     .map((named) => named.value);
+  // Each grounded number's sources read once: one that fits every subject (the task's, a call about none), or the subjects it fits.
+  const everyone: number[] = [];
+  const some = new Map<string, number[]>();
+  for (const number of grounded) {
+    const sources = numberSources(book, number);
+    if (fitsEverySubject(sources)) everyone.push(number);
+    else {
+      for (const subject of new Set(sources.flatMap((source) => source.subjects))) {
+        const list = some.get(subject);
+        if (list) list.push(number);
+        else some.set(subject, [number]);
+      }
+    }
+  }
+  const numbersOf = (subject: string) => [...everyone, ...(some.get(subject) ?? [])].sort((left, right) => left - right);
   return {
     fields,
     cover,
-    bySubject: Object.fromEntries(
-      [...subjects].map((subject) => [subject, { numbers: grounded.filter((number) => fitsSubject(numberSources(book, number), subject)), byKey: byKey(book, subject, grounded) }]),
-    ),
+    bySubject: Object.fromEntries([...subjects].map((subject) => [subject, { numbers: numbersOf(subject), byKey: byKey(book, subject, groundedKeys, names) }])),
   };
 }

@@ -1,6 +1,7 @@
 import { argumentValue, enumKey } from "./enum-domains.js";
-import { mentions, valuesNamedIn } from "./named-values.js";
-import { taskSubjects } from "./subjects.js";
+import { perState } from "./per-state.js";
+import { mentions } from "./named-values.js";
+import { namedIn, taskSubjects } from "./subjects.js";
 import type { View } from "../guard.js";
 import { groundingSources, type RunState } from "../run-state.js";
 
@@ -13,11 +14,14 @@ export interface NamedValue {
 }
 
 /** Every subject value the task names (directly or through an alias), each once, in the tools' order. */
-export function namedValues(state: RunState): NamedValue[] {
+export const namedValues = perState((state): readonly NamedValue[] => Object.freeze(readNamedValues(state)));
+
+function readNamedValues(state: RunState): NamedValue[] {
   const found = new Map<string, { where: Array<{ tool: string; param: string }>; several: boolean }>();
   for (const tool of state.tools) {
-    for (const { param, domain } of taskSubjects(state, tool)) {
-      const named = valuesNamedIn(state.task, domain, tool.aliases);
+    for (const subject of taskSubjects(state, tool)) {
+      const { param } = subject;
+      const named = namedIn(state.task, subject, tool.aliases);
       for (const value of named) {
         const entry = found.get(value) ?? { where: [], several: false };
         entry.where.push({ tool: tool.name, param });

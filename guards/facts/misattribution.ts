@@ -1,6 +1,6 @@
 import { statedBeside } from "./answer-reading.js";
 import { describeSource, fitsSubject, numberSources, valueSources, type SourceBook } from "./value-sources.js";
-import { conversationSubjects } from "./subjects.js";
+import { subjectFields } from "./subjects.js";
 import type { RunState } from "../run-state.js";
 
 /** A value an answer states beside a subject although every source of it is about other subjects. */
@@ -36,37 +36,30 @@ export function misattributionsIn(state: RunState, answer: string): Misattributi
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
-/** Every number below a value, each with nothing more (a subject field's own text holds none worth reading). */
-function numbersBelow(value: unknown): number[] {
-  if (typeof value === "number") return Number.isFinite(value) ? [value] : [];
-  if (Array.isArray(value)) return value.flatMap(numbersBelow);
-  if (isRecord(value)) return Object.values(value).flatMap(numbersBelow);
-  return [];
-}
-
 /**
- * A structured answer's misattributions: inside an object whose subject
- * field (a tool's subject parameter's name: "city") holds a subject, every
- * number must fit that subject (the grammar makes anything else
- * unsampleable under G4's grammar mode; this reads what a model not
- * sampled under it wrote).
+ * A structured answer's misattributions: a number belongs to the nearest
+ * object around it whose subject field (a tool's subject parameter's name:
+ * "city") holds a subject, and must fit that subject (the grammar makes
+ * anything else unsampleable in such an object's own fields under G4's
+ * grammar mode; this reads what was written elsewhere, or by a model not
+ * sampled under it).
  */
 export function misattributionsInValue(state: RunState, value: unknown): Misattribution[] {
   const book = valueSources(state);
-  const fields = new Set(state.tools.flatMap((tool) => conversationSubjects(state, tool).map((subject) => subject.param)));
+  const fields = new Set(subjectFields(state));
   const subjectOf = (text: string) => book.names.find((name) => name.written === text.toLowerCase())?.subject ?? null;
   const found = new Map<string, Misattribution>();
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
-    if (!isRecord(node)) return;
-    const field = Object.keys(node).find((key) => fields.has(key) && typeof node[key] === "string" && subjectOf(node[key] as string) !== null);
-    if (field === undefined) return Object.values(node).forEach(walk);
-    const subject = subjectOf(node[field] as string)!;
-    for (const number of numbersBelow(Object.fromEntries(Object.entries(node).filter(([key]) => key !== field)))) {
-      const sources = numberSources(book, number);
-      if (!fitsSubject(sources, subject)) found.set(`${number}\u0000${subject}`, { value: String(number), beside: subject, from: [...new Set(sources.map(describeSource))] });
+  const walk = (node: unknown, subject: string | null): void => {
+    if (typeof node === "number" && subject !== null) {
+      const sources = numberSources(book, node);
+      if (!fitsSubject(sources, subject)) found.set(`${node}\u0000${subject}`, { value: String(node), beside: subject, from: [...new Set(sources.map(describeSource))] });
+    } else if (Array.isArray(node)) node.forEach((item) => walk(item, subject));
+    else if (isRecord(node)) {
+      const field = Object.keys(node).find((key) => fields.has(key) && typeof node[key] === "string" && subjectOf(node[key] as string) !== null);
+      const own = field === undefined ? subject : subjectOf(node[field] as string);
+      for (const child of Object.values(node)) walk(child, own);
     }
   };
-  walk(value);
+  walk(value, null);
   return [...found.values()];
 }

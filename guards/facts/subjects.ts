@@ -1,7 +1,8 @@
 import type { RunState, ToolInfo } from "../run-state.js";
 import { stringEnumValues, topLevelProperties } from "../../schemas/schema-shapes.js";
-import { mentions, valuesNamedIn } from "./named-values.js";
+import { isFunctionWord, mentions, mentionsExactly, valuesNamedIn } from "./named-values.js";
 import { groundingSources } from "../run-state.js";
+import { perState } from "./per-state.js";
 
 /** A parameter whose values name what a task is about (a city, a ticker), with its domain; `inferred` when the tool did not declare it. */
 export interface SubjectParam {
@@ -12,6 +13,20 @@ export interface SubjectParam {
 
 /** A value a reader would call a word: it has a letter or a digit ("+" and "*" are operators, not subjects). */
 const isWordLike = (value: string): boolean => /[\p{L}\p{N}]/u.test(value);
+
+/**
+ * The values of a subject's domain a text names (see valuesNamedIn): for
+ * an inferred subject, a value that is a function word ("it" among
+ * language codes, "all" among issue states, "us" among country codes)
+ * counts only through an alias or written in the domain's own capitals
+ * ("US"), never in lower case ("say it politely", "list all open issues").
+ */
+export function namedIn(text: string, subject: Pick<SubjectParam, "domain" | "inferred">, aliases: Readonly<Record<string, string>> = {}): string[] {
+  const named = valuesNamedIn(text, subject.domain, aliases);
+  if (!subject.inferred) return named;
+  const byAlias = new Set(Object.entries(aliases).flatMap(([alias, value]) => (subject.domain.includes(value) && mentions(text, alias) ? [value] : [])));
+  return named.filter((value) => !isFunctionWord(value) || byAlias.has(value) || (value !== value.toLowerCase() && mentionsExactly(text, value)));
+}
 
 /**
  * A tool's subject parameters. Declared ones (`subjects` on defineTool, or
@@ -26,7 +41,7 @@ const isWordLike = (value: string): boolean => /[\p{L}\p{N}]/u.test(value);
  * names where a conversion goes, and its source is some other value), so
  * neither is inferred.
  */
-export function subjectDomains(tool: ToolInfo, tasks: readonly string[], infer: boolean): SubjectParam[] {
+export function subjectDomains(tool: ToolInfo, tasks: readonly string[], infer: boolean): readonly SubjectParam[] {
   const properties = topLevelProperties(tool.params);
   if (tool.subjects !== undefined) {
     const declared = new Set(tool.subjects);
@@ -38,23 +53,41 @@ export function subjectDomains(tool: ToolInfo, tasks: readonly string[], infer: 
   if (!infer) return [];
   const enumerable = properties.flatMap((property) => {
     const domain = stringEnumValues(property.schema);
-    return domain && domain.length >= 2 && domain.every(isWordLike) ? [{ param: property.name, domain }] : [];
+    return domain && domain.length >= 2 && domain.every(isWordLike) ? [{ param: property.name, domain, inferred: true }] : [];
   });
-  const roles = new Set(enumerable.filter((candidate) => enumerable.some((other) => other !== candidate && other.domain.some((value) => candidate.domain.includes(value)))).map((candidate) => candidate.param));
-  return enumerable
-    .filter((candidate) => !roles.has(candidate.param) && tasks.some((task) => valuesNamedIn(task, candidate.domain, tool.aliases).length > 0))
-    .map((candidate) => ({ ...candidate, inferred: true }));
+  // Roles share values: which parameters hold each value, in one pass over the domains.
+  const holders = new Map<string, Set<string>>();
+  for (const candidate of enumerable) for (const value of candidate.domain) holders.set(value, (holders.get(value) ?? new Set()).add(candidate.param));
+  const roles = new Set([...holders.values()].filter((params) => params.size > 1).flatMap((params) => [...params]));
+  return enumerable.filter((candidate) => !roles.has(candidate.param) && tasks.some((task) => namedIn(task, candidate, tool.aliases).length > 0));
 }
 
+/** Each tool's subject parameters, read once per run state and tool (several guards ask every turn), for the task and for the conversation. */
+const SUBJECTS = { task: perState(() => new Map<ToolInfo, readonly SubjectParam[]>()), conversation: perState(() => new Map<ToolInfo, readonly SubjectParam[]>()) };
+
 /** A tool's subject parameters for the task at hand (what G1 narrows, what the answer must cover). */
-export function taskSubjects(state: Pick<RunState, "task" | "inferSubjects">, tool: ToolInfo): SubjectParam[] {
-  return subjectDomains(tool, [state.task], state.inferSubjects);
+export function taskSubjects(state: RunState, tool: ToolInfo): readonly SubjectParam[] {
+  const read = SUBJECTS.task(state);
+  if (!read.has(tool)) read.set(tool, Object.freeze(subjectDomains(tool, [state.task], state.inferSubjects)));
+  return read.get(tool)!;
 }
 
 /** A tool's subject parameters for the whole conversation: every task's (what names and numbers are sourced by). */
-export function conversationSubjects(state: Pick<RunState, "task" | "earlier" | "inferSubjects">, tool: ToolInfo): SubjectParam[] {
-  return subjectDomains(tool, [...state.earlier.tasks, state.task], state.inferSubjects);
+export function conversationSubjects(state: RunState, tool: ToolInfo): readonly SubjectParam[] {
+  const read = SUBJECTS.conversation(state);
+  if (!read.has(tool)) read.set(tool, Object.freeze(subjectDomains(tool, conversationTasks(state), state.inferSubjects)));
+  return read.get(tool)!;
 }
+
+/** The conversation's tasks, the earlier ones first. */
+export const conversationTasks = (state: Pick<RunState, "task" | "earlier">): string[] => [...state.earlier.tasks, state.task];
+
+/** The property names that hold a subject: every tool's subject parameters, each once. */
+export const subjectFields = (state: RunState): string[] => [...new Set(state.tools.flatMap((tool) => conversationSubjects(state, tool).map((subject) => subject.param)))];
+
+/** The subject values any task of the conversation names, each once. */
+export const subjectsNamed = (state: RunState): string[] =>
+  [...new Set(state.tools.flatMap((tool) => conversationSubjects(state, tool).flatMap((subject) => conversationTasks(state).flatMap((task) => namedIn(task, subject, tool.aliases)))))];
 
 /** Every name the tools know: the values of every subject parameter, each once. */
 function knownNames(state: RunState): string[] {
@@ -69,7 +102,7 @@ function knownNames(state: RunState): string[] {
 export function groundedNames(state: RunState): string[] {
   const names = knownNames(state);
   const sources = groundingSources(state);
-  const fromTask = new Set(state.tools.flatMap((tool) => conversationSubjects(state, tool).flatMap(({ domain }) => sources.tasks.flatMap((task) => valuesNamedIn(task, domain, tool.aliases)))));
+  const fromTask = new Set(subjectsNamed(state));
   const shown = sources.calls.map((call) => JSON.stringify(call.evidence) ?? "");
   return names.filter((name) => fromTask.has(name) || shown.some((text) => mentions(text, name)));
 }

@@ -1,8 +1,9 @@
 import { isFreeString, topLevelProperties } from "../../schemas/schema-shapes.js";
 import { argumentValue } from "./enum-domains.js";
-import { isGrounded, numbersInText, numbersInValue, numericLeaves } from "./grounded-numbers.js";
+import { numbersInText, numericLeaves } from "./grounded-numbers.js";
 import { mentions } from "./named-values.js";
-import { conversationSubjects } from "./subjects.js";
+import { perState } from "./per-state.js";
+import { conversationSubjects, conversationTasks } from "./subjects.js";
 import { groundingSources, type CallAttempt, type RunState } from "../run-state.js";
 
 /**
@@ -20,7 +21,8 @@ export interface ValueSource {
 
 /** What the answer may state and where each came from: numbers, short texts a result returned, and every subject name the conversation knows. */
 export interface SourceBook {
-  readonly numbers: ReadonlyArray<{ readonly value: number; readonly sources: readonly ValueSource[] }>;
+  /** Every grounded number, unsigned, by its canonical key (numberKey). */
+  readonly numbers: ReadonlyMap<string, { readonly value: number; readonly sources: readonly ValueSource[] }>;
   /** Short texts a result returned (a condition: "windy"), by their lower-case form. */
   readonly texts: ReadonlyMap<string, { readonly text: string; readonly sources: readonly ValueSource[] }>;
   /** Subject names as an answer may write them (a value, an alias), each with the value it stands for. */
@@ -42,7 +44,7 @@ const isShortText = (text: string): boolean => text.length >= 3 && text.length <
 function givenSubjects(state: RunState, call: CallAttempt): string[] {
   const tool = state.tools.find((candidate) => candidate.name === call.name);
   if (!tool) return [];
-  const tasks = [...state.earlier.tasks, state.task];
+  const tasks = conversationTasks(state);
   const subjects = conversationSubjects(state, tool);
   return topLevelProperties(tool.params).flatMap((property) => {
     const value = argumentValue(call.args, property.name);
@@ -68,13 +70,16 @@ function shortTexts(value: unknown, into: Set<string>): Set<string> {
  * from the tools' domains (declared or inferred, with their aliases) and
  * from the free-text subjects calls were given.
  */
-export function valueSources(state: RunState): SourceBook {
-  const numbers: Array<{ value: number; sources: ValueSource[] }> = [];
+export const valueSources = perState(readSources);
+
+function readSources(state: RunState): SourceBook {
+  const numbers = new Map<string, { value: number; sources: ValueSource[] }>();
   const texts = new Map<string, { text: string; sources: ValueSource[] }>();
   const addNumber = (value: number, source: ValueSource) => {
-    const entry = numbers.find((candidate) => isGrounded(value, [candidate.value]));
+    const key = numberKey(value);
+    const entry = numbers.get(key);
     if (entry) entry.sources.push(source);
-    else numbers.push({ value, sources: [source] });
+    else numbers.set(key, { value: Math.abs(value), sources: [source] });
   };
   const grounding = groundingSources(state);
   for (const task of grounding.tasks) for (const number of numbersInText(task)) addNumber(Math.abs(number), { call: null, subjects: [] });
@@ -84,16 +89,19 @@ export function valueSources(state: RunState): SourceBook {
     for (const [alias, value] of Object.entries(tool.aliases ?? {})) if (conversationSubjects(state, tool).some(({ domain }) => domain.includes(value))) names.set(alias.toLowerCase(), value);
   }
   const calls: ValueSource[] = [];
-  const sourcesOf = (value: number) => numbers.find((candidate) => isGrounded(Math.abs(value), [candidate.value]))?.sources ?? [];
+  const sourcesOf = (value: number) => numbers.get(numberKey(value))?.sources ?? [];
   for (const call of grounding.calls) {
     const given = givenSubjects(state, call).map((subject) => {
       if (!names.has(subject.toLowerCase())) names.set(subject.toLowerCase(), subject);
       return names.get(subject.toLowerCase())!;
     });
-    const inherited = numericLeaves(call.args).flatMap((number) => sourcesOf(number).flatMap((source) => source.subjects));
+    // A call given no subject of its own is about those of the numbers it took, unless the task states a number too (then it
+    // may be the task's); a call given its own is about those alone (`days: 3` does not make Paris's forecast New York's).
+    const inherited =
+      given.length > 0 ? [] : numericLeaves(call.args).flatMap((number) => (sourcesOf(number).some((source) => source.call === null) ? [] : sourcesOf(number).flatMap((source) => source.subjects)));
     const source: ValueSource = { call, subjects: [...new Set([...given, ...inherited])] };
     calls.push(source);
-    for (const number of new Set(numbersInValue(call.evidence).map(Math.abs))) addNumber(number, source);
+    for (const number of sourcedNumbers(call.evidence)) addNumber(number, source);
     for (const text of shortTexts(call.evidence, new Set())) {
       const key = text.toLowerCase();
       if (names.has(key) || grounding.tasks.some((task) => mentions(task, text))) continue;
@@ -107,9 +115,29 @@ export function valueSources(state: RunState): SourceBook {
   return { numbers, texts, names: [...names].map(([written, subject]) => ({ written, subject })), calls };
 }
 
-/** The sources of a number the answer states (compared unsigned, as the answer's numbers are read). */
+/** A number's key in a source book: unsigned (as an answer's numbers are read), to 12 significant digits (25 and 25.0, 0.1+0.2 and 0.3). */
+export const numberKey = (value: number): string => String(Number(Math.abs(value).toPrecision(12)));
+
+/** The sources of a number the answer states. */
 export function numberSources(book: SourceBook, value: number): readonly ValueSource[] {
-  return book.numbers.find((candidate) => isGrounded(Math.abs(value), [candidate.value]))?.sources ?? [];
+  return book.numbers.get(numberKey(value))?.sources ?? [];
+}
+
+/** A date or a time inside a text ("2024-05-18T10:00", "10:30"): its digits are not a fact of the result's subject. */
+const DATE_OR_TIME = /\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\b\d{1,2}:\d{2}(?::\d{2})?\b/g;
+
+/** The numbers a result states as facts: its numeric leaves, and the numbers its texts write outside dates and times. */
+function sourcedNumbers(value: unknown): Set<number> {
+  const found = new Set<number>();
+  const walk = (node: unknown): void => {
+    if (typeof node === "number") {
+      if (Number.isFinite(node)) found.add(Math.abs(node));
+    } else if (typeof node === "string") numbersInText(node.replace(DATE_OR_TIME, " ")).forEach((number) => found.add(number));
+    else if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === "object") Object.values(node).forEach(walk);
+  };
+  walk(value);
+  return found;
 }
 
 /** A source as the model is told of it: "CityWeather(Sydney)", "the request". */
@@ -118,8 +146,13 @@ export function describeSource(source: ValueSource): string {
   return `${source.call.name}(${source.subjects.join(", ")})`;
 }
 
+/** Whether a value with these sources may be stated beside any subject: it has none, or one is the task or a call about no subject. */
+export function fitsEverySubject(sources: readonly ValueSource[]): boolean {
+  return sources.length === 0 || sources.some((source) => source.call === null || source.subjects.length === 0);
+}
+
 /** Whether a value with these sources may be stated beside `subject`: a source is the task, about no subject, or about that one. */
 export function fitsSubject(sources: readonly ValueSource[], subject: string): boolean {
-  return sources.length === 0 || sources.some((source) => source.call === null || source.subjects.length === 0 || source.subjects.includes(subject));
+  return fitsEverySubject(sources) || sources.some((source) => source.subjects.includes(subject));
 }
 

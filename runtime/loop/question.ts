@@ -121,6 +121,7 @@ export function stateOf(question: Pick<Question, "config" | "conversation" | "re
       toolRequirement: config.requireTool,
       gateBudget: config.gateBudget,
       inferSubjects: config.inferSubjects,
+      structuredAnswer: config.answerSchema !== null,
       disabled: [
         ...config.disabledTools.map((tool) => conversation.registry.naming.model(tool)).filter((tool) => conversation.registry.get(tool) !== undefined),
         ...conversation.registry.tools.filter((tool) => tool.switchedOff && !config.disabledTools.includes(conversation.registry.naming.original(tool.name))).map((tool) => tool.name),

@@ -25,13 +25,22 @@ function subjectDomains(tool: string, params: Record<string, unknown>, subjects:
   return domains;
 }
 
+/** Every top-level string-enum parameter, with its domain. */
+function enumerableDomains(params: Record<string, unknown>): Map<string, string[]> {
+  return new Map(topLevelProperties(params as never).flatMap((property) => {
+    const domain = stringEnumValues(property.schema);
+    return domain ? [[property.name, domain] as const] : [];
+  }));
+}
+
 /**
  * Checks a tool definition when it is made (defineTool) and when a run
  * takes tools made any other way: every key known (the closest known key
  * suggested for a misspelt one), `params` an object schema (TypeBox or plain
  * JSON Schema), `run` a function, and `subjects` and `aliases` that do
  * something: each subject a top-level string-enum parameter, each alias
- * naming a value of a subject's domain, no aliases without subjects.
+ * naming a value of a subject's domain (without declared subjects, of a
+ * string-enum parameter's: subjects are then inferred, see subjectDomains).
  * Throws ToolDefinitionError naming the tool and the field.
  */
 export function checkToolDefinition(definition: unknown): void {
@@ -57,11 +66,13 @@ export function checkToolDefinition(definition: unknown): void {
   if (definition.annotations !== undefined && !isRecord(definition.annotations)) throw new ToolDefinitionError(tool, "annotations", "must be an object of hints, e.g. { destructiveHint: true }");
   if (definition.switchedOff !== undefined && typeof definition.switchedOff !== "boolean") throw new ToolDefinitionError(tool, "switchedOff", "must be true or false");
   if (definition.parseArgs !== undefined && typeof definition.parseArgs !== "function") throw new ToolDefinitionError(tool, "parseArgs", "must be a function (args) => { ok, value } | { ok: false, message }");
-  const domains = definition.subjects === undefined ? new Map<string, string[]>() : subjectDomains(tool, schema, definition.subjects);
+  const declared = definition.subjects === undefined ? null : subjectDomains(tool, schema, definition.subjects);
   const { aliases } = definition;
   if (aliases === undefined) return;
   if (!isRecord(aliases)) throw new ToolDefinitionError(tool, "aliases", "must be an object of other name → value, e.g. { NYC: \"New York\" }");
-  if (domains.size === 0) throw new ToolDefinitionError(tool, "aliases", "do nothing without subjects: declare the parameter they name values of, e.g. subjects: [\"city\"]");
+  // Without declared subjects, aliases name values of the parameters a task's subjects may be inferred from: any string enum.
+  const domains = declared ?? enumerableDomains(schema);
+  if (domains.size === 0) throw new ToolDefinitionError(tool, "aliases", declared ? "do nothing with no subjects: declare the parameter they name values of, e.g. subjects: [\"city\"]" : "do nothing: no parameter is a string enum whose values they could name");
   const values = new Set([...domains.values()].flat());
   for (const [alias, target] of Object.entries(aliases)) {
     if (typeof target !== "string" || !values.has(target)) {

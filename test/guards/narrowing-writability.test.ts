@@ -49,7 +49,7 @@ const ORACLE: Array<[task: string, calls: Call[]]> = [
 
 const toolInfo = TOOLS.map((tool) => ({ ...tool }));
 const registry = GuardRegistry.of(PROFILES.sub1b);
-const setting = (task: string): RunSetting => ({ task, earlier: { tasks: [], calls: [] }, maxTurns: 8, tools: toolInfo, toolRequirement: "always", gateBudget: 2, disabled: [], inferSubjects: true });
+const setting = (task: string): RunSetting => ({ task, earlier: { tasks: [], calls: [] }, maxTurns: 8, tools: toolInfo, toolRequirement: "always", gateBudget: 2, disabled: [], inferSubjects: true, structuredAnswer: false });
 
 async function writable(state: RunState, call: Call): Promise<boolean> {
   const { view } = registry.view(state);

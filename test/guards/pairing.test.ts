@@ -1,9 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CITIES, WEATHER, weatherTools, type City } from "../../demos/weather-tools.js";
-import { misattributionsIn } from "../../guards/facts/misattribution.js";
+import { misattributionsIn, misattributionsInValue } from "../../guards/facts/misattribution.js";
 import { fitsSubject, numberSources, valueSources } from "../../guards/facts/value-sources.js";
 import type { CallAttempt } from "../../guards/run-state.js";
+import { GuardRegistry } from "../../guards/guard-registry.js";
+import { PROFILES } from "../../guards/profiles.js";
 import { runAgent } from "../../index.js";
 import { scriptedModel } from "../../testing.js";
 import { attempt, state } from "../helpers/run-state.js";
@@ -83,6 +85,52 @@ describe("pairing provenance (G4): a value stated beside a subject must come fro
     expect(refused).toEqual([]);
   });
 
+  it("refuses none of the phrasings a review found misread: unknown names, a list then a remark, a comparison inside a list, a nested subject object", () => {
+    // A weather tool as a zod user declares it: no aliases, so "NYC", "NY", "Sao Paulo", "New-York" and "Manhattan" are names the reader does not know.
+    const plain = { name: "CityWeather", params: { type: "object", properties: { city: { type: "string", enum: ["Paris", "New York", "São Paulo"] } }, required: ["city"] } as never };
+    const calls = (["Paris", "New York", "São Paulo"] as const).map((city, index) => attempt(index + 1, "CityWeather", { city }, "ok", { city, temperatureC: [18, 24, 22][index], conditions: ["light rain", "sunny", "partly cloudy"][index] }));
+    const runState = state({ task: "Weather in Paris, New York and São Paulo?", tools: [plain], calls });
+    const answers = [
+      "Paris is 18°C, NYC 24°C, São Paulo 22°C.",
+      "Paris: 18°C, Sao Paulo: 22°C, New York: 24°C.",
+      "Paris 18°C, NY 24°C, São Paulo 22°C.",
+      "Paris: 18°C, New-York: 24°C, São Paulo: 22°C.",
+      "Paris is 18°C, Manhattan is 24°C, São Paulo 22°C.",
+      "Paris and New York are 18°C and 24°C, so New York is warmer.",
+      "Paris and New York are 18°C and 24°C respectively, with light rain in Paris.",
+      "Paris is colder than New York's 24°C, at 18°C.",
+      "Paris (18°C) and New York (24°C): light rain and sunny.",
+    ];
+    expect(answers.filter((answer) => misattributionsIn(runState, answer).length > 0)).toEqual([]);
+    expect(misattributionsInValue(runState, { city: "Paris", temperatureC: 18, warmest: { city: "New York", temperatureC: 24 } })).toEqual([]);
+    expect(misattributionsInValue(runState, { city: "Paris", temperatureC: 24, warmest: { city: "New York", temperatureC: 18 } })).toHaveLength(2);
+  });
+
+  it("reads no fact into a date or a time, and a call given its own subject takes none from the numbers it was given", () => {
+    const stamped = state({
+      calls: [
+        attempt(1, "CityWeather", { city: "Paris" }, "ok", { city: "Paris", temperatureC: 24, updated: "2024-05-10T09:00" }),
+        attempt(2, "CityWeather", { city: "New York" }, "ok", { city: "New York", temperatureC: 18, updated: "2024-05-18T10:24" }),
+      ],
+    });
+    // New York's 24 is only in its timestamp (the minute): Paris's 24 beside New York is a swap all the same.
+    expect(misattributionsIn(stamped, "Paris: 18°C. New York: 24°C.").map((item) => item.value)).toEqual(["18", "24"]);
+    const forecast = { name: "Forecast", params: { type: "object", properties: { city: { type: "string", enum: ["Paris", "New York"] }, days: { type: "number" } }, required: ["city", "days"] } as never };
+    const leaked = state({
+      task: "UV in New York, and the 3-day forecast for Paris?",
+      tools: [forecast, ...state().tools],
+      calls: [attempt(1, "CityWeather", { city: "New York" }, "ok", { city: "New York", uv: 3 }), attempt(2, "Forecast", { city: "Paris", days: 3 }, "ok", { city: "Paris", high: 21 })],
+    });
+    expect(misattributionsIn(leaked, "New York: 21°C high.")).toEqual([{ value: "21", beside: "New York", from: ["Forecast(Paris)"] }]);
+  });
+
+  it("reads a result whose keys name Object's own members (constructor, __proto__, toString) like any other", () => {
+    const result = JSON.parse('{"city":"Paris","temperatureC":18,"constructor":"x","__proto__":{"a":1},"toString":3}');
+    const runState = state({ task: "Weather in Paris?", calls: [attempt(1, "CityWeather", { city: "Paris" }, "ok", result)] });
+    expect(() => GuardRegistry.of(PROFILES.sub1b).view(runState)).not.toThrow();
+    expect(misattributionsIn(runState, "Paris: 18°C, x.")).toEqual([]);
+  });
+
   it("refuses the answer the issue saw, naming where 21 came from", () => {
     const runState = lookedUp("What's the weather in Paris and New York?", ["Sydney"]);
     expect(misattributionsIn(runState, "New York: 21°C, windy.")).toEqual([
@@ -146,7 +194,7 @@ describe("pairing provenance (G4): a value stated beside a subject must come fro
             runAgent({ model: scriptedModel([...steps, { thought: "", call: { tool: "FinalAnswer", answer } }]), tools: weatherTools, task, profile, maxTurns: steps.length + 2 });
           const refused = await run(phrasing(wrong));
           const sentBack = refused.turns[steps.length];
-          expect(sentBack?.check, `${name}: ${phrasing(wrong)}`).toBe("ungrounded");
+          expect(sentBack?.check, `${name}: ${phrasing(wrong)}`).toBe("misattributed");
           expect(sentBack!.misattributed!.length).toBeGreaterThan(0);
           expect(refused.status).not.toBe("answered");
           const accepted = await run(phrasing(correct));

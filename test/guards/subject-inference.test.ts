@@ -36,6 +36,16 @@ describe("subjects read off the schema and the task (G1 without declarations)", 
     expect(subjectDomains(convert, ["Convert 68 to C"], true)).toEqual([]);
   });
 
+  it("counts a function word among an undeclared domain's values only written in that domain's capitals (a review's cases)", () => {
+    const translate = { name: "Translate", params: { type: "object", properties: { text: { type: "string" }, target: { enum: ["en", "fr", "de", "it", "es"] } } } } as unknown as ToolInfo;
+    const countries = { name: "Stats", params: { type: "object", properties: { country: { enum: ["US", "UK", "FR"] } } } } as unknown as ToolInfo;
+    const issues = { name: "Issues", params: { type: "object", properties: { state: { enum: ["open", "closed", "all"] } } } } as unknown as ToolInfo;
+    expect(narrowed("Translate 'good morning' into fr and say it politely.", [translate])[0]).toMatchObject({ values: ["fr"] });
+    expect(narrowed("Tell us the population in the UK.", [countries])[0]).toMatchObject({ values: ["UK"] });
+    expect(narrowed("Compare the US and the UK.", [countries])[0]).toMatchObject({ values: ["US", "UK"] });
+    expect(narrowed("List all open issues.", [issues])[0]).toMatchObject({ values: ["open"] });
+  });
+
   it("leaves declared subjects in charge, `subjects: []` declares none, and inferSubjects: false turns inference off", () => {
     const declared = weatherTools[0];
     expect(subjectDomains(declared, [WEATHER_TASK], true)).toEqual([{ param: "city", domain: expect.arrayContaining(["Paris"]), inferred: false }]);

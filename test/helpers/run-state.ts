@@ -32,6 +32,7 @@ export function state(overrides: Partial<RunState> = {}): RunState {
     gateBudget: 2,
     disabled: [],
     inferSubjects: true,
+    structuredAnswer: false,
     stalled: false,
     lowOnContext: false,
     ...overrides,

@@ -47,7 +47,7 @@ describe("a structured answer beside tools (runAgent's answerSchema)", () => {
     const right = { cities: [{ city: "Paris", temperatureC: 18, conditions: "light rain" }, { city: "New York", temperatureC: 24, conditions: "sunny" }] };
     const final = (answer: unknown) => ({ thought: "", call: { tool: "FinalAnswer", answer } });
     const result = await runAgent({ model: scriptedModel([weather("Paris"), weather("New York"), final(swapped), final(right)]), tools: weatherTools, task: WEATHER_TASK, answerSchema: WeatherAnswer, profile: "mid" });
-    expect(result.turns[2]).toMatchObject({ check: "ungrounded", misattributed: [{ value: "24", beside: "Paris", from: ["CityWeather(New York)"] }, { value: "18", beside: "New York", from: ["CityWeather(Paris)"] }] });
+    expect(result.turns[2]).toMatchObject({ check: "misattributed", misattributed: [{ value: "24", beside: "Paris", from: ["CityWeather(New York)"] }, { value: "18", beside: "New York", from: ["CityWeather(Paris)"] }] });
     expect(result).toMatchObject({ status: "answered", output: right });
   });
 

@@ -34,7 +34,8 @@ describe("a tool definition is checked when it is made", () => {
     ["a timeout that is not a positive number", { ...base, timeoutMs: -1 }, "timeoutMs", "positive number"],
     ["a subject that is not a parameter", { ...base, subjects: ["town"] }, "subjects", 'subject "town" must be a top-level parameter whose values are a string enum'],
     ["a subject that is not a string enum", { ...base, params: Type.Object({ city: Type.String() }), subjects: ["city"] }, "subjects", "string enum"],
-    ["aliases without subjects", { ...base, aliases: { quid: "GBP" } }, "aliases", "do nothing without subjects"],
+    ["an alias, with no subjects declared, naming no value of a string-enum parameter", { ...base, aliases: { quid: "GBP" } }, "aliases.quid", '"GBP" is not a value of city'],
+    ["aliases where no parameter is a string enum", { ...base, params: Type.Object({ city: Type.String() }), aliases: { NYC: "New York" } }, "aliases", "no parameter is a string enum"],
     ["an alias naming no value of a subject", { ...base, subjects: ["city"], aliases: { Londres: "London" } }, "aliases.Londres", '"London" is not a value of city'],
   ])("refuses %s, naming the tool and the field", (_label, definition, field, reason) => {
     const refused = refusal(definition);
@@ -44,6 +45,8 @@ describe("a tool definition is checked when it is made", () => {
 
   it("accepts TypeBox and plain JSON Schema, subjects and aliases that name values", () => {
     expect(refusal({ ...base, subjects: ["city"], aliases: { NYC: "New York" }, provides: "a temperature", timeoutMs: 500 })).toBe("accepted");
+    // Without subjects, aliases name values of the parameters subjects are inferred from.
+    expect(refusal({ ...base, aliases: { NYC: "New York" } })).toBe("accepted");
     expect(refusal({ ...base, params: { type: "object", properties: { city: { enum: ["Paris", "Rome"] } }, required: ["city"] }, subjects: ["city"], aliases: { Roma: "Rome" } })).toBe("accepted");
   });
 
