@@ -8,9 +8,9 @@ import { isFunctionWord, mentionSpans } from "./named-values.js";
  * - Mentions are found first, longest first, so "New York City" is not also
  *   "New York" and "partly sunny" not also "sunny"; a number inside a name
  *   ("Route 66") is part of the name.
- * - The answer is cut into sentences (at . ! ? ; before a space or the end,
- *   and at line breaks: a list item or a table row is a sentence), never
- *   inside a mention.
+ * - The answer is cut into sentences (at ! ? ; and at a full stop that does
+ *   not stand between two digits, so 64.4 stays whole; at line breaks: a
+ *   list item or a table row is a sentence), never inside a mention.
  * - A sentence that opens with a list of two or more subjects and then a
  *   list of values, or values then subjects ("Paris and New York are 18°C
  *   and 24°C, so New York is warmer"), pairs the lists in order when there
@@ -51,7 +51,8 @@ interface Span {
 type Mention = Span & ({ kind: "subject"; subject: string; reference: boolean } | { kind: "number"; value: number } | { kind: "text"; value: string });
 type ValueMention = Extract<Mention, { kind: "number" | "text" }>;
 
-const SENTENCE_BREAK = /[.!?;]+(?=\s|$)|\n+/gu;
+// A full stop ends a sentence unless it stands between two digits (64.4): "New York.24°C" is two, as a small model writes them.
+const SENTENCE_BREAK = /[!?;]+|\.+(?!\d)|(?<!\d)\.+|\n+/gu;
 const CLAUSE_BREAK = /,\s+|\s+(?:and|but|while|whereas)\s+/giu;
 const COMPARED = /(?:\bthan|\bunlike|\bversus|\bvs\.?|\bcompared (?:to|with)|\brelative to)\s+(?:the\s+)?$/iu;
 const NUMBER = /\d+(?:\.\d+)?/g;

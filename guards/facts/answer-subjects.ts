@@ -1,6 +1,5 @@
 import type { SubjectValues } from "../../schemas/answer-narrowing.js";
-import { aliasesOf, valuesToCover } from "./coverage.js";
-import { mentionSpans } from "./named-values.js";
+import { coverInTaskOrder } from "./coverage.js";
 import { subjectFields, subjectsNamed } from "./subjects.js";
 import { fitsEverySubject, numberKey, numberSources, valueSources, type SourceBook } from "./value-sources.js";
 import type { RunState } from "../run-state.js";
@@ -40,10 +39,7 @@ export function subjectValues(state: RunState, grounded: readonly number[]): Sub
   const groundedKeys = new Set(grounded.map(numberKey));
   const names = new Set(book.names.map((name) => name.written));
   const subjects = new Set([...subjectsNamed(state), ...book.calls.flatMap((source) => source.subjects)]);
-  const cover = valuesToCover(state)
-    .map((named) => ({ value: named.value, at: Math.min(...[named.value, ...aliasesOf(state, named.value)].flatMap((written) => mentionSpans(state.task, written).map((span) => span.start))) }))
-    .sort((left, right) => left.at - right.at)
-    .map((named) => named.value);
+  const cover = coverInTaskOrder(state);
   // Each grounded number's sources read once: one that fits every subject (the task's, a call about none), or the subjects it fits.
   const everyone: number[] = [];
   const some = new Map<string, number[]>();

@@ -1,6 +1,6 @@
 import { argumentValue, enumKey } from "./enum-domains.js";
 import { perState } from "./per-state.js";
-import { mentions } from "./named-values.js";
+import { mentions, mentionSpans } from "./named-values.js";
 import { namedIn, taskSubjects } from "./subjects.js";
 import type { View } from "../guard.js";
 import { groundingSources, type RunState } from "../run-state.js";
@@ -54,6 +54,15 @@ export const aliasesOf = (state: Pick<RunState, "tools">, value: string): string
 
 /** The values the answer must wait for (G10): named among several of one subject parameter. */
 export const valuesToCover = (state: RunState): NamedValue[] => namedValues(state).filter((named) => named.several);
+
+/** The values to cover in the order the task first names them (by name or alias). */
+export function coverInTaskOrder(state: RunState): string[] {
+  const at = (named: NamedValue) => Math.min(...[named.value, ...aliasesOf(state, named.value)].flatMap((written) => mentionSpans(state.task, written).map((span) => span.start)));
+  return valuesToCover(state)
+    .map((named) => ({ value: named.value, at: at(named) }))
+    .sort((left, right) => left.at - right.at)
+    .map((named) => named.value);
+}
 
 /**
  * The values still to cover that a tool offered in this view can look up:

@@ -131,6 +131,12 @@ describe("pairing provenance (G4): a value stated beside a subject must come fro
     expect(misattributionsIn(runState, "Paris: 18°C, x.")).toEqual([]);
   });
 
+  it("reads sentences a small model runs together ('New York: 24.Paris: 24%'), a decimal staying whole", () => {
+    const runState = lookedUp("What's the weather in Paris and New York?", twoCities);
+    expect(misattributionsIn(runState, "New York: 24.Paris: 24%.")).toEqual([{ value: "24", beside: "Paris", from: ["CityWeather(New York)"] }]);
+    expect(misattributionsIn(lookedUp("Paris in F?", ["Paris"], ["Paris"]), "Paris: 18°C.It is 64.4°F.")).toEqual([]);
+  });
+
   it("refuses the answer the issue saw, naming where 21 came from", () => {
     const runState = lookedUp("What's the weather in Paris and New York?", ["Sydney"]);
     expect(misattributionsIn(runState, "New York: 21°C, windy.")).toEqual([

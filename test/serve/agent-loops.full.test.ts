@@ -28,8 +28,13 @@ const SYSTEM_PROMPTS: Record<string, string | undefined> = {
   "look up each city": "Answer questions about the weather. Look up every city you are asked about.",
 };
 const cityEnum = z.enum(CITIES as [City, ...City[]]);
+/** The cities the run at hand looked up: their facts are what an answer can swap. */
+const fetched = new Set<City>();
 // Results as objects, as each library's users return them (each serialises them its own way).
-const weatherOf = ({ city }: { city: City }) => ({ city, ...WEATHER[city] });
+const weatherOf = ({ city }: { city: City }) => {
+  fetched.add(city);
+  return { city, ...WEATHER[city] };
+};
 const calculate = ({ a, op, b }: { a: number; op: "+" | "-" | "*" | "/"; b: number }) => ({ result: op === "+" ? a + b : op === "-" ? a - b : op === "*" ? a * b : a / b });
 const convert = ({ value, from, to }: { value: number; from: "C" | "F"; to: "C" | "F" }) => ({ value: from === to ? value : from === "C" ? Math.round((value * 9) / 5 + 32) : Math.round(((value - 32) * 5) / 9), unit: to });
 const DESCRIPTIONS = {
@@ -44,18 +49,23 @@ const PARAMS = {
 };
 const WeatherOutput = z.object({ cities: z.array(z.object({ city: z.string(), temperatureC: z.number(), conditions: z.string() })) });
 
-/** Every fact the tools hold, by city: what a strict reader (the probe's) checks an answer against. */
-const FACTS: Fact[] = CITIES.flatMap((city) => [
-  { about: city, is: WEATHER[city].temperatureC },
-  { about: city, is: WEATHER[city].conditions },
-  { about: city, is: WEATHER[city].humidity },
-]);
+/** The facts the run's results held, by city: what a strict reader (the probe's) checks an answer against. */
+const factsOf = (cities: Iterable<City>): Fact[] =>
+  [...cities].flatMap((city) => [
+    { about: city, is: WEATHER[city].temperatureC },
+    { about: city, is: WEATHER[city].conditions },
+    { about: city, is: WEATHER[city].humidity },
+  ]);
 const NAMES = CITIES.map((city) => ({ name: city, aliases: city === "New York" ? ["NYC"] : [] }));
 
-/** How an answer reads: whether it states Paris's 18 and New York's 24 beside them, and how many values it states beside another city. */
+/**
+ * How an answer reads: whether it states Paris's 18 and New York's 24 beside them, and how many values a result of the run held
+ * for one city it states beside another (a word no result held, such as a condition the model learned, is invented, not swapped:
+ * the table shows it).
+ */
 function judge(answer: string | null): { both: boolean; misattributed: number } {
   if (answer === null) return { both: false, misattributed: 0 };
-  const reading = readAnswer(answer, [...FACTS, { about: "Paris", is: 18 }, { about: "New York", is: 24 }], { names: NAMES, grounding: "" });
+  const reading = readAnswer(answer, [...factsOf(fetched), { about: "Paris", is: 18 }, { about: "New York", is: 24 }], { names: NAMES, grounding: "" });
   return { both: reading.stated.at(-2)! && reading.stated.at(-1)!, misattributed: reading.misattributed };
 }
 
@@ -109,6 +119,7 @@ const clients: Record<string, (system: string | undefined) => Promise<string | n
 describe("the agent loops people run, with zod tools and no declarations, on the demo model", () => {
   for (const [client, ask] of Object.entries(clients)) {
     it.each(Object.entries(SYSTEM_PROMPTS))(`${client}, system prompt %s: no answer states a value beside another city`, async (name, system) => {
+      fetched.clear();
       const answer = await ask(system);
       const { both, misattributed } = judge(answer);
       table.push(`| ${client} | ${name} | ${JSON.stringify(answer)} | ${both ? "✓" : ""} | ${misattributed} |`);
