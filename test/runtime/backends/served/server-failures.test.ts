@@ -33,11 +33,10 @@ const STEP = JSON.stringify({ thought: "done", call: { tool: "FinalAnswer", answ
 const streamed = (path: string, body: Record<string, unknown>) => path === "/completion" && body.stream === true;
 describe("connecting to a server", () => {
   it("a URL where nothing listens is a ServerError (unreachable), at once", async () => {
-    const started = performance.now();
     const error = await rejection(connectServer(`http://127.0.0.1:${await freePort()}`));
     expect(error).toBeInstanceOf(ServerError);
+    // "unreachable" (the connection refused), not "timeout": no timer ended the attempt, so a busy machine cannot fail this.
     expect((error as ServerError).kind).toBe("unreachable");
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it("a server that never answers is a ServerError (timeout) within the connect limit", async () => {
