@@ -147,8 +147,11 @@ export function runState(setting: RunSetting & { requireTool: boolean }, records
 
 export const succeeded = (state: RunState): CallAttempt[] => state.calls.filter((call) => call.check === "ok");
 
+/** The conversation's tasks, the earlier ones first. */
+export const conversationTasks = (state: Pick<RunState, "task" | "earlier">): string[] => [...state.earlier.tasks, state.task];
+
 /** What grounds numbers and names: every task of the conversation, and every call that succeeded in it. */
 export const groundingSources = (state: Pick<RunState, "task" | "calls" | "earlier">): { tasks: string[]; calls: CallAttempt[] } => ({
-  tasks: [...state.earlier.tasks, state.task],
+  tasks: conversationTasks(state),
   calls: [...state.earlier.calls, ...state.calls.filter((call) => call.check === "ok")],
 });

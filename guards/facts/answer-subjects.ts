@@ -1,24 +1,16 @@
 import type { SubjectValues } from "../../schemas/answer-narrowing.js";
 import { coverInTaskOrder } from "./coverage.js";
 import { subjectFields, subjectsNamed } from "./subjects.js";
-import { fitsEverySubject, numberKey, numberSources, valueSources, type SourceBook } from "./value-sources.js";
+import { fitsEverySubject, numberKey, numberSources, resultLeaves, valueSources, type SourceBook } from "./value-sources.js";
 import type { RunState } from "../run-state.js";
-
-/** A result's leaves under the property names that hold them: `{ temperatureC: 18, conditions: "light rain" }` → temperatureC: 18, conditions: "light rain". */
-function keyedLeaves(value: unknown, key: string | null, into: Array<{ key: string; value: number | string }>): Array<{ key: string; value: number | string }> {
-  if ((typeof value === "number" && Number.isFinite(value)) || typeof value === "string") {
-    if (key !== null) into.push({ key, value });
-  } else if (Array.isArray(value)) value.forEach((item) => keyedLeaves(item, key, into));
-  else if (value !== null && typeof value === "object") Object.entries(value).forEach(([name, item]) => keyedLeaves(item, name, into));
-  return into;
-}
 
 /** What the calls about `subject` returned, by property name: the numbers grounded, the texts that are not a subject's name. */
 function byKey(book: SourceBook, subject: string, grounded: ReadonlySet<string>, names: ReadonlySet<string>): Record<string, Array<number | string>> {
   // Keys are a result's (adversarial) property names: a map, so "constructor" is a key like any other.
   const keyed = new Map<string, Set<number | string>>();
   for (const source of book.calls.filter((candidate) => candidate.subjects.includes(subject))) {
-    for (const { key, value } of keyedLeaves(source.call!.evidence, null, [])) {
+    for (const { key, value } of resultLeaves(source.call!.evidence)) {
+      if (key === null) continue;
       const kept = typeof value === "number" ? grounded.has(numberKey(value)) : !names.has(value.toLowerCase());
       if (kept) keyed.set(key, (keyed.get(key) ?? new Set()).add(value));
     }

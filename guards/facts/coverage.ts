@@ -33,9 +33,12 @@ function readNamedValues(state: RunState): NamedValue[] {
   return [...found].map(([value, entry]) => ({ value, ...entry }));
 }
 
+/** The successful calls of the conversation, read once per run state. */
+const successful = perState((state) => groundingSources(state).calls);
+
 /** Whether a successful call (of this question or an earlier one) had the value as the argument of a parameter that takes it. */
 function lookedUp(state: RunState, named: NamedValue): boolean {
-  return groundingSources(state).calls.some((call) => named.where.some(({ tool, param }) => call.name === tool && argumentValue(call.args, param) === named.value));
+  return successful(state).some((call) => named.where.some(({ tool, param }) => call.name === tool && argumentValue(call.args, param) === named.value));
 }
 
 /** The named values no successful call has looked up yet. */

@@ -1,7 +1,7 @@
 import type { RunState, ToolInfo } from "../run-state.js";
 import { stringEnumValues, topLevelProperties } from "../../schemas/schema-shapes.js";
 import { isFunctionWord, mentions, mentionsExactly, valuesNamedIn } from "./named-values.js";
-import { groundingSources } from "../run-state.js";
+import { conversationTasks, groundingSources } from "../run-state.js";
 import { perState } from "./per-state.js";
 
 /** A parameter whose values name what a task is about (a city, a ticker), with its domain; `inferred` when the tool did not declare it. */
@@ -79,15 +79,13 @@ export function conversationSubjects(state: RunState, tool: ToolInfo): readonly 
   return read.get(tool)!;
 }
 
-/** The conversation's tasks, the earlier ones first. */
-export const conversationTasks = (state: Pick<RunState, "task" | "earlier">): string[] => [...state.earlier.tasks, state.task];
-
 /** The property names that hold a subject: every tool's subject parameters, each once. */
-export const subjectFields = (state: RunState): string[] => [...new Set(state.tools.flatMap((tool) => conversationSubjects(state, tool).map((subject) => subject.param)))];
+export const subjectFields = perState((state): string[] => [...new Set(state.tools.flatMap((tool) => conversationSubjects(state, tool).map((subject) => subject.param)))]);
 
 /** The subject values any task of the conversation names, each once. */
-export const subjectsNamed = (state: RunState): string[] =>
-  [...new Set(state.tools.flatMap((tool) => conversationSubjects(state, tool).flatMap((subject) => conversationTasks(state).flatMap((task) => namedIn(task, subject, tool.aliases)))))];
+export const subjectsNamed = perState((state): string[] => [
+  ...new Set(state.tools.flatMap((tool) => conversationSubjects(state, tool).flatMap((subject) => conversationTasks(state).flatMap((task) => namedIn(task, subject, tool.aliases))))),
+]);
 
 /** Every name the tools know: the values of every subject parameter, each once. */
 function knownNames(state: RunState): string[] {

@@ -3,8 +3,8 @@ import { argumentValue } from "./enum-domains.js";
 import { numbersInText, numericLeaves } from "./grounded-numbers.js";
 import { mentions } from "./named-values.js";
 import { perState } from "./per-state.js";
-import { conversationSubjects, conversationTasks } from "./subjects.js";
-import { groundingSources, type CallAttempt, type RunState } from "../run-state.js";
+import { conversationSubjects } from "./subjects.js";
+import { conversationTasks, groundingSources, type CallAttempt, type RunState } from "../run-state.js";
 
 /**
  * Where a grounded value came from: the task (`call` null), or a
@@ -55,14 +55,17 @@ function givenSubjects(state: RunState, call: CallAttempt): string[] {
   });
 }
 
-/** Short texts anywhere in a value (a result's strings), each once. */
-function shortTexts(value: unknown, into: Set<string>): Set<string> {
-  if (typeof value === "string") {
-    if (isShortText(value)) into.add(value.trim());
-  } else if (Array.isArray(value)) value.forEach((item) => shortTexts(item, into));
-  else if (value !== null && typeof value === "object") Object.values(value).forEach((item) => shortTexts(item, into));
+/** A result's leaves (finite numbers and texts), each with the property name that holds it (null at the top or in a top-level array). */
+export function resultLeaves(value: unknown, key: string | null = null, into: Array<{ key: string | null; value: number | string }> = []): Array<{ key: string | null; value: number | string }> {
+  if ((typeof value === "number" && Number.isFinite(value)) || typeof value === "string") into.push({ key, value });
+  else if (Array.isArray(value)) value.forEach((item) => resultLeaves(item, key, into));
+  else if (value !== null && typeof value === "object") Object.entries(value).forEach(([name, item]) => resultLeaves(item, name, into));
   return into;
 }
+
+/** Short texts among a result's leaves, each once. */
+const shortTexts = (leaves: ReturnType<typeof resultLeaves>): Set<string> =>
+  new Set(leaves.flatMap(({ value }) => (typeof value === "string" && isShortText(value) ? [value.trim()] : [])));
 
 /**
  * Every grounded value with its sources, the calls read in order so a call
@@ -101,8 +104,9 @@ function readSources(state: RunState): SourceBook {
       given.length > 0 ? [] : numericLeaves(call.args).flatMap((number) => (sourcesOf(number).some((source) => source.call === null) ? [] : sourcesOf(number).flatMap((source) => source.subjects)));
     const source: ValueSource = { call, subjects: [...new Set([...given, ...inherited])] };
     calls.push(source);
-    for (const number of sourcedNumbers(call.evidence)) addNumber(number, source);
-    for (const text of shortTexts(call.evidence, new Set())) {
+    const leaves = resultLeaves(call.evidence);
+    for (const number of sourcedNumbers(leaves)) addNumber(number, source);
+    for (const text of shortTexts(leaves)) {
       const key = text.toLowerCase();
       if (names.has(key) || grounding.tasks.some((task) => mentions(task, text))) continue;
       const entry = texts.get(key) ?? { text, sources: [] };
@@ -127,18 +131,8 @@ export function numberSources(book: SourceBook, value: number): readonly ValueSo
 const DATE_OR_TIME = /\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\b\d{1,2}:\d{2}(?::\d{2})?\b/g;
 
 /** The numbers a result states as facts: its numeric leaves, and the numbers its texts write outside dates and times. */
-function sourcedNumbers(value: unknown): Set<number> {
-  const found = new Set<number>();
-  const walk = (node: unknown): void => {
-    if (typeof node === "number") {
-      if (Number.isFinite(node)) found.add(Math.abs(node));
-    } else if (typeof node === "string") numbersInText(node.replace(DATE_OR_TIME, " ")).forEach((number) => found.add(number));
-    else if (Array.isArray(node)) node.forEach(walk);
-    else if (node !== null && typeof node === "object") Object.values(node).forEach(walk);
-  };
-  walk(value);
-  return found;
-}
+const sourcedNumbers = (leaves: ReturnType<typeof resultLeaves>): Set<number> =>
+  new Set(leaves.flatMap(({ value }) => (typeof value === "number" ? [Math.abs(value)] : numbersInText(value.replace(DATE_OR_TIME, " ")))));
 
 /** A source as the model is told of it: "CityWeather(Sydney)", "the request". */
 export function describeSource(source: ValueSource): string {
