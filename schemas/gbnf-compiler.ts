@@ -7,6 +7,7 @@ import { emitType } from "./keywords/type-keyword.js";
 import { emitUnion } from "./keywords/union-keywords.js";
 import { emitConst, emitEnum } from "./keywords/value-keywords.js";
 import { UnsupportedSchemaError } from "./unsupported-schema-error.js";
+import { checkSchemaDepth } from "./schema-depth.js";
 import { ConfigurationError } from "../base/configuration-error.js";
 
 export { GBNF_REPETITION_LIMIT };
@@ -118,6 +119,7 @@ function checkKeywords(node: Schema, path: string): void {
  * UnsupportedSchemaError for anything it cannot express or delegate to ajv.
  */
 export function compileGbnf(schema: unknown, options: GbnfCompileOptions = {}): string {
+  checkSchemaDepth(schema);
   const compiler = new Compiler(options);
   const root = compiler.compile(schema, "", "value");
   return compiler.rules.render(root);

@@ -123,6 +123,7 @@ export class RuleSet {
   readonly primitivesUsed = new Set<string>();
 
   add(nameHint: string, body: string): string {
+    GBNF_WORK.characters += body.length;
     const existing = this.nameByBody.get(body);
     if (existing) return existing;
     const base = sanitizeRuleName(nameHint);
@@ -164,18 +165,46 @@ const LITERAL = /^"(?:[^"\\]|\\.)*"$/;
 
 /** Joins GBNF expressions, merging adjacent string literals so the grammar reads like the JSON it emits. */
 export function sequence(...parts: string[]): string {
+  return sequenceOf(parts);
+}
+
+/**
+ * sequence() over an array of any length: linear in the parts' total length
+ * (each part is split once, a run of adjacent literals joined once), so a
+ * schema's size cannot make a grammar's compilation quadratic.
+ */
+export function sequenceOf(parts: readonly string[]): string {
   const merged: string[] = [];
-  for (const part of parts.flatMap(topLevelItems)) {
-    const previous = merged[merged.length - 1];
-    if (previous !== undefined && LITERAL.test(previous) && LITERAL.test(part)) {
-      merged[merged.length - 1] = previous.slice(0, -1) + part.slice(1);
-    } else merged.push(part);
+  let literals: string[] = [];
+  const flush = () => {
+    if (literals.length === 0) return;
+    merged.push(literals.length === 1 ? literals[0]! : `"${literals.map((literal) => literal.slice(1, -1)).join("")}"`);
+    literals = [];
+  };
+  for (const part of parts) {
+    for (const item of topLevelItems(part)) {
+      if (LITERAL.test(item)) literals.push(item);
+      else {
+        flush();
+        merged.push(item);
+      }
+    }
   }
+  flush();
   return merged.join(" ");
 }
 
+/**
+ * Characters topLevelItems has read and rule bodies RuleSet.add has keyed, in this process: the grammar builder's
+ * work, counted, so a test can hold compilation linear in a schema's size
+ * without timing it (test/schemas/schema-size.test.ts). Nothing reads it to
+ * decide anything.
+ */
+export const GBNF_WORK = { characters: 0 };
+
 /** Splits a GBNF sequence into its top-level items (spaces inside literals, classes and groups do not split). */
 function topLevelItems(expression: string): string[] {
+  GBNF_WORK.characters += expression.length;
   const items: string[] = [];
   let depth = 0;
   let start = 0;

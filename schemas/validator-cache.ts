@@ -1,9 +1,10 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { BoundedCache } from "../base/bounded-cache.js";
-import { AJV_OPTIONS, withFormats } from "./dialects/ajv-setup.js";
+import { AJV_OPTIONS, ajvCompileError, withFormats } from "./dialects/ajv-setup.js";
 import { dialectValidator } from "./dialects/dialect-validator.js";
 import { schemaKey } from "./schema-key.js";
 import { UnsupportedSchemaError } from "./unsupported-schema-error.js";
+import { checkSchemaDepth } from "./schema-depth.js";
 
 /**
  * ajv validators, compiled once per distinct schema. Step schemas are
@@ -20,12 +21,12 @@ const ajv = withFormats(new Ajv(AJV_OPTIONS));
 const validators = new BoundedCache<string, ValidateFunction>(512);
 
 export function validatorFor(schema: object): ValidateFunction {
+  checkSchemaDepth(schema);
   return validators.getOrCreate(schemaKey(schema), () => {
     try {
       return ajv.compile(schema);
     } catch (error) {
-      // A pattern no RegExp reads, a keyword value ajv cannot compile: typed, never a bare error at a run.
-      throw new UnsupportedSchemaError("pattern", "", `ajv cannot compile it: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`);
+      throw ajvCompileError(error);
     }
   });
 }
@@ -38,11 +39,25 @@ export type SchemaIssue = Pick<ErrorObject, "keyword" | "instancePath" | "schema
  * literals (it cannot bound a double's magnitude and still admit every
  * double), so this check refuses them.
  */
-function nonFiniteNumbers(value: unknown, path = ""): SchemaIssue[] {
-  if (typeof value === "number") return Number.isFinite(value) ? [] : [{ keyword: "type", instancePath: path, schemaPath: "", params: {}, message: "must be a finite number" }];
-  if (Array.isArray(value)) return value.flatMap((item, index) => nonFiniteNumbers(item, `${path}/${index}`));
-  if (value !== null && typeof value === "object") return Object.entries(value).flatMap(([key, item]) => nonFiniteNumbers(item, `${path}/${key}`));
-  return [];
+function nonFiniteNumbers(value: unknown): SchemaIssue[] {
+  return leafIssues(value, (node, path) => (typeof node === "number" && !Number.isFinite(node) ? { keyword: "type", instancePath: path, schemaPath: "", params: {}, message: "must be a finite number" } : null));
+}
+
+/** The issues `judge` finds at every node of a JSON value, with their paths; iterative, so no value's depth overflows the stack. */
+function leafIssues(value: unknown, judge: (node: unknown, path: string) => SchemaIssue | null): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const stack: Array<[unknown, string]> = [[value, ""]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    const issue = judge(node, path);
+    if (issue) issues.push(issue);
+    if (Array.isArray(node)) for (let index = node.length - 1; index >= 0; index--) stack.push([node[index], `${path}/${index}`]);
+    else if (node !== null && typeof node === "object") {
+      const entries = Object.entries(node);
+      for (let index = entries.length - 1; index >= 0; index--) stack.push([entries[index]![1], `${path}/${entries[index]![0]}`]);
+    }
+  }
+  return issues;
 }
 
 /** Validates `value` against a schema in narrowgauge's own form (draft-07: a step schema, a normalized tool schema); returns the issues as data (empty when valid). Numbers must also be finite. */
@@ -72,11 +87,10 @@ export function dialectIssues(schema: object, value: unknown): SchemaIssue[] {
  * (JSON-Schema-Test-Suite), and a handler copying arguments by assignment
  * would set a prototype. Refused wherever they are.
  */
-function protoKeys(value: unknown, path = ""): SchemaIssue[] {
-  if (Array.isArray(value)) return value.flatMap((item, index) => protoKeys(item, `${path}/${index}`));
-  if (value === null || typeof value !== "object") return [];
-  const own = Object.hasOwn(value, "__proto__") ? [{ keyword: "propertyNames", instancePath: path, schemaPath: "", params: {}, message: "must not have a __proto__ key" }] : [];
-  return [...own, ...Object.entries(value).flatMap(([key, item]) => protoKeys(item, `${path}/${key}`))];
+function protoKeys(value: unknown): SchemaIssue[] {
+  return leafIssues(value, (node, path) =>
+    node !== null && typeof node === "object" && !Array.isArray(node) && Object.hasOwn(node, "__proto__") ? { keyword: "propertyNames", instancePath: path, schemaPath: "", params: {}, message: "must not have a __proto__ key" } : null,
+  );
 }
 
 function issuesOf(validate: ValidateFunction, value: unknown): SchemaIssue[] {

@@ -1,23 +1,34 @@
 import type { Ajv, Format, Options } from "ajv";
 import formats from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats.js";
+import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { linearPattern, type LinearPattern } from "./linear-pattern.js";
 
 /**
- * A pattern as ECMA-262 reads it with the `u` flag (code points, as
- * JSON Schema means), or without it where `u` refuses an escape that
- * schemas written for Python or Java use freely (`\-`, `\:`, `\<` outside a
- * class): ajv would otherwise throw a bare SyntaxError on the tool.
+ * Every pattern ajv runs (`pattern`, `patternProperties`) on the linear-time
+ * engine (linear-pattern.ts). One RE2 cannot run throws the typed refusal;
+ * the schema checks (string-keywords.ts, object-keywords.ts) refuse it first
+ * with its path, this is the backstop for a schema no check walked.
  */
 const regExp = Object.assign(
-  (pattern: string, flags: string): RegExp => {
-    try {
-      return new RegExp(pattern, flags);
-    } catch {
-      return new RegExp(pattern, flags.replace("u", ""));
-    }
+  (pattern: string): LinearPattern => {
+    const matcher = linearPattern(pattern);
+    if (typeof matcher === "string") throw new UnsupportedSchemaError("pattern", "", `${JSON.stringify(pattern.slice(0, 80))}: ${matcher}`);
+    return matcher;
   },
-  { code: "new RegExp" },
+  { code: "linearPattern" },
 );
+
+/**
+ * What ajv could not compile, typed, never a bare error at a run: a pattern
+ * RE2 cannot run (already typed), a schema so large or deep that ajv's code
+ * generator ran out of stack, or a keyword value ajv refuses.
+ */
+export function ajvCompileError(error: unknown): UnsupportedSchemaError {
+  if (error instanceof UnsupportedSchemaError) return error;
+  if (error instanceof RangeError) return new UnsupportedSchemaError("$schema", "", "too large or too deep for the validator to compile; split the schema or make it smaller");
+  return new UnsupportedSchemaError("$schema", "", `the validator cannot compile it: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`);
+}
 
 /** Options every ajv instance here shares. */
 export const AJV_OPTIONS: Options = {

@@ -5,7 +5,9 @@ import AjvDraft04 from "ajv-draft-04";
 import { BoundedCache } from "../../base/bounded-cache.js";
 import { schemaKey } from "../schema-key.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
-import { AJV_OPTIONS, withFormats } from "./ajv-setup.js";
+import { checkSchemaDepth } from "../schema-depth.js";
+import { AJV_OPTIONS, ajvCompileError, withFormats } from "./ajv-setup.js";
+import { linearPattern } from "./linear-pattern.js";
 import { readDialect, type SchemaDialect } from "./schema-dialect.js";
 
 type AnyAjv = Pick<Ajv, "compile" | "validateSchema" | "errors" | "addFormat">;
@@ -52,7 +54,9 @@ function keywordOf(error: ErrorObject | undefined): string {
  * naming the keyword: raised when the tool is defined, never at a call.
  */
 export function dialectValidator(schema: object): ValidateFunction {
+  checkSchemaDepth(schema);
   return validators.getOrCreate(schemaKey(schema), () => {
+    refuseNonLinearPatterns(schema);
     const { dialect, unknownMetaSchema } = readDialect(schema);
     const ajv = ajvFor(dialect);
     // An unknown meta-schema (and draft-06's, which ajv does not load) is read as the dialect chosen for it; ajv would look the URI up and fail.
@@ -64,11 +68,46 @@ export function dialectValidator(schema: object): ValidateFunction {
     try {
       return ajv.compile(readable);
     } catch (error) {
+      if (error instanceof UnsupportedSchemaError || error instanceof RangeError) throw ajvCompileError(error);
       const message = error instanceof Error ? error.message : String(error);
       const keyword = /\$ref|reference/i.test(message) ? "$ref" : /\$id|URN|URI/i.test(message) ? "$id" : "$schema";
       throw new UnsupportedSchemaError(keyword, "", `the ${dialect} validator cannot compile it: ${message.slice(0, 200)}`);
     }
   });
+}
+
+/** Values that are data, not schemas: a `pattern` key inside them is not a pattern. */
+const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "example"]);
+
+/**
+ * Refuses, with its keyword and path, a `pattern` or `patternProperties` key
+ * the linear-time engine cannot run (linear-pattern.ts), before ajv reads the
+ * schema (ajv's own refusal could not say where). Walks with an explicit
+ * stack: no schema's depth overflows it.
+ */
+function refuseNonLinearPatterns(schema: object): void {
+  const stack: Array<[unknown, string]> = [[schema, ""]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => stack.push([item, `${path}/${index}`]));
+      continue;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (DATA_KEYWORDS.has(key)) continue;
+      if (key === "pattern" && typeof value === "string") refuseIfNonLinear("pattern", value, path);
+      if (key === "patternProperties" && value !== null && typeof value === "object") {
+        for (const pattern of Object.keys(value)) refuseIfNonLinear("patternProperties", pattern, `${path}/patternProperties/${pattern}`);
+      }
+      stack.push([value, `${path}/${key}`]);
+    }
+  }
+}
+
+function refuseIfNonLinear(keyword: string, pattern: string, path: string): void {
+  const matcher = linearPattern(pattern);
+  if (typeof matcher === "string") throw new UnsupportedSchemaError(keyword, path, matcher);
 }
 
 /** Without ajv's own `$async` (not JSON Schema): it would make the validator return a promise, which reads as "valid". */

@@ -1,6 +1,7 @@
 import { BoundedCache } from "../../base/bounded-cache.js";
 import { schemaKey } from "../schema-key.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { checkSchemaDepth } from "../schema-depth.js";
 import { KNOWN_FORMATS } from "../keywords/format-keyword.js";
 import { DOCUMENT_KEYWORDS, isDialectKeyword } from "./dialect-vocabulary.js";
 import { ANNOTATIONS, isNothing, isRecord, mergeSchemas, NOTHING, type SchemaNode } from "./merge-schemas.js";
@@ -40,6 +41,7 @@ const cache = new BoundedCache<string, NormalizedSchema>(512);
  * UnsupportedSchemaError.
  */
 export function normalizeSchema(schema: object): NormalizedSchema {
+  checkSchemaDepth(schema);
   return cache.getOrCreate(schemaKey(schema), () => {
     const { dialect } = readDialect(schema);
     const normalizer = new Normalizer(schema as SchemaNode, dialect);

@@ -1,6 +1,7 @@
 import { gbnfLiteral } from "../gbnf-literal.js";
-import { repeat, sequence } from "../gbnf-rules.js";
+import { repeat, sequence, sequenceOf } from "../gbnf-rules.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { linearPattern } from "../dialects/linear-pattern.js";
 import { orderedEntries, writableKey, writeKey } from "../../base/value-notation.js";
 import { emitJsonValue, emitMapOf, mapKey } from "./json-value.js";
 import { integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
@@ -31,6 +32,10 @@ export const OBJECT_KEYWORDS: readonly KeywordDefinition[] = [
     example: { schema: { type: "object", patternProperties: { "^a": { type: "integer" } }, additionalProperties: false }, unwritable: { a: "x" }, checked: { b: 1 } },
     validate(value, path) {
       if (value === null || typeof value !== "object" || Array.isArray(value)) throw new UnsupportedSchemaError("patternProperties", path, "must be an object of patterns to schemas");
+      for (const pattern of Object.keys(value)) {
+        const matcher = linearPattern(pattern);
+        if (typeof matcher === "string") throw new UnsupportedSchemaError("patternProperties", `${path}/patternProperties/${pattern}`, matcher);
+      }
     },
   },
 ];
@@ -150,6 +155,12 @@ export function emitObject(valueContext: EmitContext, node: Schema, path: string
   const hasOptional = entries.some((entry) => !entry.required);
   const comma = gbnfLiteral(notation.comma);
   const extras = extraProperties(context, members, node, Object.keys(properties).length, path, nameHint);
+  if (!hasOptional) {
+    // Every property required: one flat sequence, built once (a loop that re-joins a growing tail is quadratic in the properties).
+    const pairs = entries.flatMap((entry, index) => (index === 0 ? [entry.pair] : [comma, entry.pair]));
+    const body = entries.length === 0 ? [extras?.first ?? ""] : [...pairs, extras?.after ?? ""];
+    return context.rules.add(nameHint, sequenceOf([gbnfLiteral(notation.objectOpen), ...body, gbnfLiteral(notation.objectClose)]));
+  }
   let after = extras?.after ?? "";
   let first = extras?.first ?? "";
   for (let index = entries.length - 1; index >= 0; index--) {

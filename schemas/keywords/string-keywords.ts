@@ -2,6 +2,7 @@ import { gbnfLiteral } from "../gbnf-literal.js";
 import { rawCharClass, repeat, sequence } from "../gbnf-rules.js";
 import { AFTER_PYTHON_STRING, STRING_QUOTES, UNWRITABLE_CHARACTERS } from "../../base/value-notation.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
+import { linearPattern } from "../dialects/linear-pattern.js";
 import { GBNF_REPETITION_LIMIT, integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
 
 /**
@@ -14,7 +15,16 @@ import { GBNF_REPETITION_LIMIT, integerKeyword, type EmitContext, type KeywordDe
 export const STRING_KEYWORDS: readonly KeywordDefinition[] = [
   { keyword: "minLength", support: "grammar", example: { schema: { type: "string", minLength: 2 }, unwritable: "a" } },
   { keyword: "maxLength", support: "grammar", example: { schema: { type: "string", maxLength: 3 }, unwritable: "abcd" } },
-  { keyword: "pattern", support: "post-check", example: { schema: { type: "string", maxLength: 8, pattern: "^[A-Z]+$" }, checked: "abc" } },
+  {
+    keyword: "pattern",
+    support: "post-check",
+    example: { schema: { type: "string", maxLength: 8, pattern: "^[A-Z]+$" }, checked: "abc" },
+    validate(value, path) {
+      if (typeof value !== "string") throw new UnsupportedSchemaError("pattern", path, "must be a string");
+      const matcher = linearPattern(value);
+      if (typeof matcher === "string") throw new UnsupportedSchemaError("pattern", path, matcher);
+    },
+  },
   // narrowgauge's own: the string is printable ASCII only (no byte tokens, so never invalid UTF-8).
   { keyword: "x-ascii", support: "grammar", example: { schema: { type: "string", maxLength: 8, "x-ascii": true }, unwritable: "é" } },
   // narrowgauge's own: digits in this string only as the given number literals (G4's answer grammar); ajv reads it as an annotation.
