@@ -19,16 +19,23 @@ export type TextDecoder = (text: string) => ExactJson;
 /** JSON text as its value (an integer no number holds exactly is refused: readExactJson). */
 export const decodeJson: TextDecoder = readExactJson;
 
+/** An incomplete last character: at most three bytes of a four-byte one, each decoded at worst as one U+FFFD. */
+const CUT_CHARACTER = /\uFFFD{1,3}$/;
+
 /**
  * Turns a generation into a value of its schema, or a typed failure that
  * carries the raw text and stop reason. The text is JSON unless `decode`
- * reads it otherwise (a step in a model family's call syntax). Never throws.
+ * reads it otherwise (a step in a model family's call syntax). A step that
+ * stopped at max-tokens is truncated, its incomplete last character
+ * dropped; any other U+FFFD is invalid UTF-8. Never throws.
  */
 export function parseGeneration<Value>(generation: Pick<PortGeneration, "text" | "stopReason" | "generatedTokens">, schema: object, decode: TextDecoder = decodeJson): ParsedOutput<Value> {
   const { text: raw, stopReason } = generation;
   if (stopReason === "aborted") return { ok: false, error: new AbortedOutputError(raw) };
-  if (raw.includes("\uFFFD")) return { ok: false, error: new InvalidUtf8OutputError(raw, stopReason) };
-  if (stopReason === "max-tokens") return { ok: false, error: new TruncatedOutputError(raw, stopReason, generation.generatedTokens) };
+  // A text cut at the token budget inside a multi-byte character ends in U+FFFD: a truncation like any other, without that character.
+  const cut = stopReason === "max-tokens" ? raw.replace(CUT_CHARACTER, "") : raw;
+  if (cut.includes("\uFFFD")) return { ok: false, error: new InvalidUtf8OutputError(raw, stopReason) };
+  if (stopReason === "max-tokens") return { ok: false, error: new TruncatedOutputError(cut, stopReason, generation.generatedTokens) };
   const decoded = decode(raw);
   if (!decoded.ok) return { ok: false, error: decoded.inexact ? new InexactNumberOutputError(raw, stopReason, decoded.inexact.literal, decoded.inexact.read) : new UnparseableOutputError(raw, stopReason, decoded.message) };
   const { value } = decoded;

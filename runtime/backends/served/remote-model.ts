@@ -31,10 +31,18 @@ export interface ConnectServerOptions {
    * description. Without it such a server answers 401: a ServerAuthError.
    */
   apiKey?: string;
-  /** Longest wait for a server to answer a request or start a step's stream, in ms. Default 60 000 (a long prompt on a slow server). */
+  /** Longest wait for a server to answer a step's request, then for its first generated token, in ms. Default 60 000 (a long prompt on a slow server). */
   answerMs?: number;
-  /** Longest silence between two streamed tokens, in ms. Default 30 000. */
+  /** Longest wait between two generated tokens of a step, in ms; streamed events that carry no token do not count. Default 30 000. */
   idleMs?: number;
+  /**
+   * Longest a whole step may take on a server, from its request to its last
+   * token, in ms, however the server streams; past it the step fails as a
+   * ServerError "timeout" (and a group moves the run to another server).
+   * It bounds answerMs too: raise both for long prompts on a slow server.
+   * Default 60 000.
+   */
+  stepMs?: number;
   /** Longest wait for the checks made on connecting, per request, in ms. Default 10 000. */
   connectMs?: number;
   /** Refuse servers whose slots hold fewer tokens than this. Default 1024. */
@@ -61,7 +69,7 @@ export interface RemoteModelPort extends ModelPort {
   dispose(): Promise<void>;
 }
 
-const DEFAULTS = { answerMs: 60_000, idleMs: 30_000, connectMs: 10_000, minSlotContext: 1024, probeMs: 1000, maxProbeMs: 30_000 };
+const DEFAULTS = { answerMs: 60_000, idleMs: 30_000, stepMs: 60_000, connectMs: 10_000, minSlotContext: 1024, probeMs: 1000, maxProbeMs: 30_000 };
 
 const normalise = (url: string) => url.replace(/\/+$/, "");
 
@@ -90,6 +98,7 @@ export async function connectServer(urls: string | readonly string[], options: C
   const settings = {
     answerMs: options.answerMs ?? DEFAULTS.answerMs,
     idleMs: options.idleMs ?? DEFAULTS.idleMs,
+    stepMs: options.stepMs ?? DEFAULTS.stepMs,
     connectMs: options.connectMs ?? DEFAULTS.connectMs,
     minSlotContext: options.minSlotContext ?? DEFAULTS.minSlotContext,
     probeMs: options.probeMs ?? DEFAULTS.probeMs,
@@ -158,7 +167,7 @@ function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, voca
     available: healthy,
     what: "server slot",
   });
-  const slotSettings: SlotRequestSettings = { answerMs: settings.answerMs, idleMs: settings.idleMs, bannedTokens: controlTokenIds(vocabulary) ?? [], apiKey: settings.apiKey };
+  const slotSettings: SlotRequestSettings = { answerMs: settings.answerMs, idleMs: settings.idleMs, stepMs: settings.stepMs, bannedTokens: controlTokenIds(vocabulary) ?? [], apiKey: settings.apiKey };
   const first = servers[0]!;
   const contextSize = Math.min(...servers.map((server) => server.slotContext));
   const start = (slot: ServerSlot, request: GenerateRequest) => slotJob(slot, request, slotSettings);

@@ -14,11 +14,21 @@ export interface ServerSlot {
   readonly contextSize: number;
 }
 
+/**
+ * How long a step may hold its slot. Progress is a generated token: an event
+ * that carries a token or a piece of text. Events without one (empty
+ * events, keep-alives, a byte at a time) push back no deadline, and more
+ * than STREAM_EVENT_SLACK of them in a row end the step at once. Each limit
+ * ends the step as a ServerError "timeout", which moves a run to another
+ * server of its group (see failoverSession).
+ */
 export interface SlotRequestSettings {
-  /** Longest wait for the first streamed event (the prompt's evaluation), in ms. */
+  /** Longest wait for the first generated token (the prompt's evaluation), in ms. */
   answerMs: number;
-  /** Longest silence between two streamed tokens, in ms. */
+  /** Longest wait between two generated tokens, in ms. */
   idleMs: number;
+  /** Longest a whole step may take, from its request to its final event, in ms, however the server streams. */
+  stepMs: number;
   /** Token ids never to sample (control tokens), as llama-server's logit_bias. */
   bannedTokens: readonly number[];
   /** The servers' key (`--api-key`), sent with every step. */
@@ -26,6 +36,10 @@ export interface SlotRequestSettings {
 }
 
 const number = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
+
+/** An event that moves the step on: a generated token or text, or the final event. */
+const isProgress = (event: Record<string, unknown>) =>
+  (Array.isArray(event.tokens) && event.tokens.length > 0) || (typeof event.content === "string" && event.content !== "") || event.stop === true;
 
 /**
  * llama-server parses every streamed piece of a completion as a chat message
@@ -86,9 +100,12 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
       signal: request.signal,
       answerMs: settings.answerMs,
       idleMs: settings.idleMs,
+      isProgress,
       // A generation streams an event per token or fewer, and its final one: more is a server streaming past what was asked.
       maxEvents: request.maxTokens + STREAM_EVENT_SLACK,
-      totalMs: settings.answerMs + request.maxTokens * settings.idleMs,
+      // llama-server sends no event without a token but the final one: a run of them is a stalled server, however fast it speaks.
+      maxStalledEvents: STREAM_EVENT_SLACK,
+      totalMs: settings.stepMs,
       apiKey: settings.apiKey,
     });
     for await (const event of events) {
@@ -128,7 +145,7 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
   const stopReason: GenerationStopReason = complete ? "grammar-complete" : stopType === "limit" ? "max-tokens" : "end-of-generation";
   // A step cut inside a character: the server never streams the held-back
   // bytes, which in process decode to a replacement character (so the turn is
-  // judged alike: invalid UTF-8).
+  // judged alike: truncated at max-tokens, else invalid UTF-8).
   if (!complete && lastSent !== undefined && predicted > lastSent) {
     text += "\uFFFD";
     request.onText?.("\uFFFD");
@@ -145,7 +162,7 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
   };
 }
 
-/** Events a stream may send beyond one per token asked for (the final event, a progress event or two). */
+/** Events a stream may send beyond one per token asked for (the final event, a progress event or two), and in a row without a token. */
 const STREAM_EVENT_SLACK = 16;
 
 /** One generation on a server slot: the request is the work, so it settles when it answers. */

@@ -11,18 +11,24 @@ export class RequestAborted extends NarrowgaugeError {
   }
 }
 
+type Json = Record<string, unknown>;
+
 export interface RequestLimits {
   signal?: AbortSignal;
-  /** Longest wait for the response to start (headers, then a stream's first event), in ms. */
+  /** Longest wait for the response to start (headers, then a stream's first progress event), in ms. */
   answerMs: number;
-  /** Longest silence between two streamed events, in ms (streams only). */
+  /** Longest wait between two progress events, in ms (streams only); an event that is not progress does not push it back. */
   idleMs?: number;
-  /** Longest a whole stream may take, in ms, however often it speaks (streams only); unbounded when absent. */
+  /** Longest a whole request may take, from sending it to its last byte, in ms, however often the server speaks; unbounded when absent. */
   totalMs?: number;
   /** Most bytes an answer may hold: a JSON answer (default 16 MiB) or a whole stream (default 64 MiB). */
   maxBytes?: number;
   /** Most events a stream may send (streams only; a generation's, its tokens and a few more); unbounded when absent. */
   maxEvents?: number;
+  /** Whether a streamed event is progress (what answerMs and idleMs wait for). Defaults to every event. */
+  isProgress?: (event: Json) => boolean;
+  /** Most events in a row a stream may send without progress: more is a stall (a "timeout"), however fast it speaks; unbounded when absent. */
+  maxStalledEvents?: number;
 }
 
 /** What a request carries besides its limits. */
@@ -40,16 +46,14 @@ const headersFor = (options: RequestOptions, json: boolean): Record<string, stri
 /** Defaults of the size bounds: what a llama-server answer never comes near. */
 export const ANSWER_BOUNDS = { jsonBytes: 16 * 2 ** 20, streamBytes: 64 * 2 ** 20, lineBytes: 2 ** 20 } as const;
 
-type Json = Record<string, unknown>;
-
-/** A deadline that can be pushed back, aborting `controller` with a timeout when it passes. */
-function deadline(controller: AbortController, ms: number) {
+/** A deadline that can be pushed back, aborting `controller` with a timeout (`what` did not happen within it) when it passes. */
+function deadline(controller: AbortController, ms: number, what: string) {
   let timer: NodeJS.Timeout | undefined;
-  const arm = (next: number) => {
+  const arm = (next: number, nextWhat: string) => {
     clearTimeout(timer);
-    timer = setTimeout(() => controller.abort(new ServerTimeout(next)), next);
+    timer = setTimeout(() => controller.abort(new ServerTimeout(`${nextWhat} within ${next} ms`)), next);
   };
-  arm(ms);
+  arm(ms, what);
   return { arm, clear: () => clearTimeout(timer) };
 }
 
@@ -57,8 +61,8 @@ function deadline(controller: AbortController, ms: number) {
 class ServerTimeout extends NarrowgaugeError {
   readonly code = "timeout";
   readonly endsRun = true;
-  constructor(readonly ms: number) {
-    super(`no answer within ${ms} ms`);
+  constructor(detail: string) {
+    super(detail);
   }
 }
 
@@ -81,9 +85,12 @@ async function open(url: string, init: RequestInit, limits: RequestLimits) {
   const onAbort = () => controller.abort(limits.signal?.reason);
   if (limits.signal?.aborted) throw new RequestAborted();
   limits.signal?.addEventListener("abort", onAbort, { once: true });
-  const timer = deadline(controller, limits.answerMs);
+  const timer = deadline(controller, limits.answerMs, "no answer");
+  // A deadline for the whole request that nothing the server sends pushes back.
+  const total = limits.totalMs === undefined ? undefined : setTimeout(() => controller.abort(new ServerTimeout(`not finished within ${limits.totalMs} ms (the whole request's bound)`)), limits.totalMs);
   const dispose = () => {
     timer.clear();
+    clearTimeout(total);
     limits.signal?.removeEventListener("abort", onAbort);
   };
   // A pooled keep-alive connection the server has just closed fails before
@@ -158,11 +165,14 @@ export async function requestJson(base: string, path: string, body: unknown, lim
 }
 
 /**
- * POSTs a streaming request and yields its server-sent events' JSON, each
- * within `idleMs` of the last, the whole within `totalMs`, at most
- * `maxEvents` events and `maxBytes` bytes, no line longer than a MiB: a
- * server that streams forever (empty events, tokens past the ones asked
- * for, bytes with no newline) fails the request rather than hold it.
+ * POSTs a streaming request and yields its server-sent events' JSON. It
+ * fails as a "timeout" when no progress event (see `isProgress`) comes
+ * within `answerMs` of the headers or within `idleMs` of the last one, when
+ * `maxStalledEvents` events in a row bring none, or when the whole request
+ * outlasts `totalMs`: events and bytes that are not progress (empty events,
+ * keep-alives, a byte at a time) push back no deadline. It fails as
+ * "protocol" past `maxEvents` events, `maxBytes` bytes or a line of a MiB:
+ * a server that streams forever fails the request rather than hold it.
  * Closing the iteration (or the caller's signal) closes the connection,
  * which cancels the task on the server.
  */
@@ -170,7 +180,6 @@ export async function* streamJson(base: string, path: string, body: unknown, lim
   const url = new URL(path, base).href;
   const init: RequestInit = { method: "POST", headers: headersFor(limits, true), body: JSON.stringify(body) };
   const { response, controller, timer, dispose } = await open(url, init, limits);
-  let total: NodeJS.Timeout | undefined;
   try {
     if (!response.ok || !response.body) {
       await readJson(url, response, limits.apiKey !== undefined);
@@ -180,13 +189,12 @@ export async function* streamJson(base: string, path: string, body: unknown, lim
     let buffered = "";
     let bytes = 0;
     let events = 0;
+    let stalled = 0;
     let lines = 0;
     const maxBytes = limits.maxBytes ?? ANSWER_BOUNDS.streamBytes;
-    // A deadline for the whole stream that no event pushes back.
-    if (limits.totalMs !== undefined) total = setTimeout(() => controller.abort(new ServerTimeout(limits.totalMs!)), limits.totalMs);
-    // Until its first event the server may still be evaluating the prompt: that wait is answerMs's, the silences after it idleMs's.
-    for (let first = true; ; first = false) {
-      timer.arm(first ? limits.answerMs : (limits.idleMs ?? limits.answerMs));
+    // Until its first progress the server may still be evaluating the prompt: that wait is answerMs's, the waits after it idleMs's.
+    timer.arm(limits.answerMs, "no progress");
+    for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       bytes += value.length;
@@ -215,6 +223,13 @@ export async function* streamJson(base: string, path: string, body: unknown, lim
         // llama-server reports a failure mid-stream as a data event holding an error.
         const failure = (parsed as { error?: { code?: number; message?: string } }).error;
         if (failure) throw new ServerError(url, "http", failure.message ?? JSON.stringify(failure), failure.code);
+        if (limits.isProgress?.(parsed as Json) ?? true) {
+          stalled = 0;
+          timer.arm(limits.idleMs ?? limits.answerMs, "no progress");
+        } else if (limits.maxStalledEvents !== undefined && ++stalled > limits.maxStalledEvents) {
+          // A stall, as a silence is, only faster: the same kind, so a group moves the run to another server alike.
+          throw new ServerError(url, "timeout", `${stalled} events in a row without progress`);
+        }
         yield parsed as Json;
       }
     }
@@ -222,7 +237,6 @@ export async function* streamJson(base: string, path: string, body: unknown, lim
   } catch (error) {
     throw transportFailure(url, error, controller, limits.signal, true);
   } finally {
-    clearTimeout(total);
     dispose();
     controller.abort();
   }

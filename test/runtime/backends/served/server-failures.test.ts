@@ -4,7 +4,8 @@ import { connectServer, runAgent, ServerError, ServerTrustError, ServerVocabular
 import { tinyModelFile } from "../../../../runtime/gguf/forge/tiny-model-file.js";
 import { createServer } from "node:http";
 import { freePort } from "../../../../runtime/backends/served/llama-server-process.js";
-import { requestJson } from "../../../../runtime/backends/served/server-http.js";
+import { requestJson, streamJson } from "../../../../runtime/backends/served/server-http.js";
+import { warrantsFailover } from "../../../../runtime/backends/served/failover-session.js";
 import { weatherTools } from "../../../../demos/weather-tools.js";
 import { endless, startFakeServer, type FakeServer, type FakeServerOptions } from "../../../helpers/fake-llama-server.js";
 
@@ -138,6 +139,59 @@ describe("the HTTP client", () => {
     try {
       for (let request = 0; request < 3; request++) expect(await requestJson(url, "/props", undefined, { answerMs: 2000 })).toEqual({ ok: 1 });
     } finally {
+      server.close();
+    }
+  });
+});
+
+describe("a stream that makes no progress", () => {
+  const token = `data: ${JSON.stringify({ content: "{", tokens: [1], stop: false })}\n\n`;
+  const empty = `data: ${JSON.stringify({ content: "", tokens: [], stop: false })}\n\n`;
+  /** Writes `first`, then `chunk` every `everyMs` until the client goes away. */
+  const trickle = (response: ServerResponse, first: string, chunk: string, everyMs: number) => {
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    response.write(first);
+    const timer = setInterval(() => response.write(chunk), everyMs);
+    response.on("close", () => clearInterval(timer));
+  };
+  const run = (model: RemoteModelPort) => runAgent({ model, tools: weatherTools, task: "What's the weather in Paris?", profile: "none", maxTurns: 2 });
+
+  // Regression: each of these reset the idle timer (a byte, an event), and a step's "total" was answerMs + maxTokens × idleMs, so one held a run for minutes.
+  const stalls: Array<[string, (response: ServerResponse) => void, Parameters<typeof connectServer>[1], RegExp]> = [
+    ["empty events from its first one do not push back answerMs", (response) => trickle(response, empty, empty, 150), {}, /: timeout \(no progress within 1000 ms\)/],
+    ["empty events after a token do not push back idleMs", (response) => trickle(response, token, empty, 150), {}, /: timeout \(no progress within 500 ms\)/],
+    ["a byte at a time pushes back no deadline", (response) => trickle(response, token, "d", 50), {}, /: timeout \(no progress within 500 ms\)/],
+    ["empty events in a tight loop end after 16 in a row, not after a step's tokens", (response) => endless(response, () => empty), {}, /: timeout \(17 events in a row without progress\)/],
+    ["empty deltas without whitespace in a tight loop end alike", (response) => endless(response, () => 'data:{"content":""}\n\n'), {}, /: timeout \(17 events in a row without progress\)/],
+    ["a token at a time that never ends stops at stepMs, however often it speaks", (response) => trickle(response, token, token, 50), { idleMs: 10_000, answerMs: 10_000, stepMs: 1000 }, /: timeout \(not finished within 1000 ms/],
+  ];
+  for (const [name, behave, options, message] of stalls) {
+    it(`${name}: the run fails with server-failed, a timeout`, async () => {
+      const server = await fake({ override: (path, body, response) => streamed(path, body) && (behave(response), true) });
+      const result = await run(await connect(server.url, options));
+      expect(result.status).toBe("failed");
+      expect(result.error?.code).toBe("server-failed");
+      expect(result.error?.message).toMatch(message);
+    });
+  }
+
+  it("streamJson names a stall a ServerError of kind timeout, which moves a run to another server", async () => {
+    const server = createServer((_request, response) => trickle(response, token, empty, 100));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const isProgress = (event: Record<string, unknown>) => Array.isArray(event.tokens) && event.tokens.length > 0;
+      const events: unknown[] = [];
+      const error = await (async () => {
+        for await (const event of streamJson(url, "/completion", {}, { answerMs: 2000, idleMs: 300, isProgress })) events.push(event);
+      })().catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(ServerError);
+      expect((error as ServerError).kind).toBe("timeout");
+      expect((error as ServerError).message).toMatch(/no progress within 300 ms/);
+      expect(warrantsFailover(error)).toBe(true);
+      expect(events[0]).toEqual({ content: "{", tokens: [1], stop: false });
+    } finally {
+      server.closeAllConnections();
       server.close();
     }
   });
