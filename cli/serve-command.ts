@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { startChatServer } from "../serve/chat-server.js";
+import { DEFAULT_REQUEST_BOUNDS, type RequestBounds } from "../serve/request-bounds.js";
 import { agentOptions, type FlagValues } from "./agent-flags.js";
 import { EXIT, loadCliModel } from "./run-command.js";
 
@@ -20,8 +21,19 @@ interface ServeFlags extends FlagValues {
   port: number;
   name?: string;
   maxBody: number;
+  maxBodies?: number;
+  maxTools?: number;
+  maxSchemaNodes?: number;
+  maxPromptChars?: number;
+  corsOrigin: string[];
+  allowedHost: string[];
   queueTimeout: number;
 }
+
+const collect = (value: string, previous: string[]) => [...previous, ...value.split(",").map((item) => item.trim()).filter(Boolean)];
+
+/** Whether an address only this machine reaches. */
+const loopback = (host: string) => host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
 
 /**
  * narrowgauge serve: an OpenAI-compatible chat-completions server on one
@@ -42,16 +54,29 @@ export function serveCommand(command: Command, done: (code: number) => void): Co
     .addOption(new Option("--api-key <key>", "a key every /v1/ request must send as Authorization: Bearer <key>; /health stays open").env("NARROWGAUGE_SERVE_API_KEY"))
     .option("--name <id>", "the model's id in /v1/models (default: the model's name)")
     .option("--max-body <bytes>", "the largest request body; larger ones get 413", positive, 4 * 1024 * 1024)
+    .option("--max-bodies <bytes>", "bytes all request bodies in flight may hold together; past it 503 (default: 8 × --max-body)", positive)
+    .option("--max-tools <n>", `tools one request may declare; more get 400 (default: ${DEFAULT_REQUEST_BOUNDS.maxTools})`, positive)
+    .option("--max-schema-nodes <n>", `schema objects in one request's tools and response format together; more get 400 (default: ${DEFAULT_REQUEST_BOUNDS.maxSchemaNodes})`, positive)
+    .option("--max-prompt-chars <n>", "characters in one request's messages; more get 400 before any tokenizing (default: 16 per token of the context)", positive)
+    .option("--cors-origin <origin>", "a web origin whose pages may call the server (repeatable, comma-separated; * for any); pages of other origins are refused", collect, [])
+    .option("--allowed-host <name>", "a Host name the server answers to besides IP addresses and localhost (repeatable, comma-separated; * for any)", collect, [])
     .option("--queue-timeout <ms>", "how long a request may wait for a free slot; then 503 with Retry-After", positive, 60_000)
     .action(async (flags: ServeFlags) => {
+      if (flags.apiKey === "") {
+        process.stderr.write("narrowgauge serve: --api-key (or NARROWGAUGE_SERVE_API_KEY) is empty: give a key, or leave it out to serve without one\n");
+        return done(EXIT.usage);
+      }
       // --api-key is this server's own; a llama-server behind it takes NARROWGAUGE_API_KEY, as the other commands read it.
-      const key = flags.apiKey || undefined;
+      const key = flags.apiKey;
+      if (!key && !loopback(flags.host)) {
+        process.stderr.write(`narrowgauge serve: WARNING: listening on ${flags.host} without --api-key: anyone who can reach this address can run the model\n`);
+      }
       const model = await loadCliModel(flags.model ?? "demo", { ...flags, apiKey: process.env.NARROWGAUGE_API_KEY || undefined });
       if (!model) return done(EXIT.usage);
       const { model: _model, ...step } = agentOptions(flags, model.description.sampling.sampling);
       let server: Awaited<ReturnType<typeof startChatServer>>;
       try {
-        server = await startChatServer({ model, host: flags.host, port: flags.port, ...(key ? { apiKey: key } : {}), ...(flags.name ? { name: flags.name } : {}), maxBodyBytes: flags.maxBody, queueTimeoutMs: flags.queueTimeout, step });
+        server = await startChatServer({ model, host: flags.host, port: flags.port, ...(key ? { apiKey: key } : {}), ...(flags.name ? { name: flags.name } : {}), maxBodyBytes: flags.maxBody, ...(flags.maxBodies ? { maxBodiesBytes: flags.maxBodies } : {}), bounds: requestBounds(flags), web: { corsOrigins: flags.corsOrigin, allowedHosts: flags.allowedHost }, queueTimeoutMs: flags.queueTimeout, step });
       } catch (error) {
         await model.dispose();
         throw error;
@@ -66,4 +91,9 @@ export function serveCommand(command: Command, done: (code: number) => void): Co
       await model.dispose();
       done(EXIT.answered);
     });
+}
+
+/** The request bounds the flags set (the server's defaults for the rest). */
+function requestBounds(flags: ServeFlags): Partial<RequestBounds> {
+  return { ...(flags.maxTools ? { maxTools: flags.maxTools } : {}), ...(flags.maxSchemaNodes ? { maxSchemaNodes: flags.maxSchemaNodes } : {}), ...(flags.maxPromptChars ? { maxPromptChars: flags.maxPromptChars } : {}) };
 }

@@ -7,6 +7,9 @@ import { choiceOfReply, choiceOfStep, completionBody, completionHead, type Compl
 import { eventStream, type EventStream } from "./event-stream.js";
 import { errorFor, openAIError, type OpenAIError } from "./openai-error.js";
 import { readJsonBody } from "./read-body.js";
+import { BodyBudget } from "./body-budget.js";
+import { DEFAULT_REQUEST_BOUNDS, promptCharsFor, requestBoundsRefusal, type RequestBounds } from "./request-bounds.js";
+import { contentTypeRefusal, corsHeaders, preflightHeaders, webRefusal, type WebAccess } from "./web-access.js";
 
 export interface ChatServerOptions {
   model: ModelPort;
@@ -24,6 +27,12 @@ export interface ChatServerOptions {
   bodyTimeoutMs?: number;
   /** How long a request may wait for a free slot, in ms; then 503 with Retry-After. Defaults to 60 000. */
   queueTimeoutMs?: number;
+  /** Bytes all request bodies in flight may hold together; a body past it is answered 503. Defaults to 8 × maxBodyBytes. */
+  maxBodiesBytes?: number;
+  /** Bounds a request must keep before any expensive work (request-bounds.ts); maxPromptChars defaults to 16 characters per token of the model's context. */
+  bounds?: Partial<RequestBounds>;
+  /** Which web pages may call the server, and which Host names it answers beyond IP addresses and localhost (web-access.ts). Default: no page, no other name. */
+  web?: Partial<WebAccess>;
   /** runAgent's options the server applies to every step (profile, requireTool, maxTurns, jumpForward, …). */
   step?: Omit<GuardedStepOptions, "model" | "messages" | "tools" | "toolChoice" | "session" | "signal" | "onEvent">;
 }
@@ -57,11 +66,19 @@ function sendJson(response: ServerResponse, status: number, body: object): void 
 
 const sendError = (response: ServerResponse, error: OpenAIError) => sendJson(response, error.status, error.body);
 
+/** Whether the request carries `Authorization: Bearer <apiKey>` (the scheme in any case, RFC 7235), compared in constant time. */
 function authorized(request: IncomingMessage, apiKey: string | undefined): boolean {
   if (apiKey === undefined) return true;
-  const given = Buffer.from(request.headers.authorization ?? "");
-  const expected = Buffer.from(`Bearer ${apiKey}`);
+  const match = /^bearer +(.*)$/i.exec(request.headers.authorization ?? "");
+  const given = Buffer.from(match?.[1] ?? "");
+  const expected = Buffer.from(apiKey);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Ends a request whose body will not be read: the connection closes after the answer, so the rest is never buffered. */
+function refuseUnread(response: ServerResponse, error: OpenAIError): void {
+  response.setHeader("connection", "close");
+  sendError(response, error);
 }
 
 /**
@@ -78,6 +95,10 @@ function authorized(request: IncomingMessage, apiKey: string | undefined): boole
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
   const name = options.name ?? options.model.description.name;
   const queueTimeoutMs = options.queueTimeoutMs ?? 60_000;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const bodies = new BodyBudget(options.maxBodiesBytes ?? 8 * maxBodyBytes);
+  const bounds: RequestBounds = { ...DEFAULT_REQUEST_BOUNDS, maxPromptChars: promptCharsFor(options.model.description.contextSize), ...options.bounds };
+  const web: WebAccess = { corsOrigins: options.web?.corsOrigins ?? [], allowedHosts: options.web?.allowedHosts ?? [] };
   const inFlight = new Set<AbortController>();
   const handling = new Set<Promise<void>>();
   const server: Server = createServer((request, response) => {
@@ -88,19 +109,29 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? "/").split("?")[0];
-    if (path === "/health" && request.method === "GET") return sendJson(response, 200, { status: "ok" });
-    if (!path?.startsWith("/v1/")) return sendError(response, openAIError(404, `no route ${request.method} ${path}`, { code: "not_found" }));
-    if (!authorized(request, options.apiKey)) return sendError(response, openAIError(401, "a Bearer token is required: Authorization: Bearer <api key>", { code: "invalid_api_key" }));
-    if (path === "/v1/models" && request.method === "GET") {
+    const refused = webRefusal(request, web);
+    if (refused) return refuseUnread(response, refused);
+    for (const [header, value] of Object.entries(corsHeaders(request))) response.setHeader(header, value);
+    if (request.method === "OPTIONS") {
+      response.writeHead(204, { ...preflightHeaders(request), allow: "GET, HEAD, POST, OPTIONS" });
+      return void response.end();
+    }
+    // HEAD is GET without the body (Node's response drops what is written).
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    if (path === "/health" && method === "GET") return sendJson(response, 200, { status: "ok" });
+    if (!path?.startsWith("/v1/")) return refuseUnread(response, openAIError(404, `no route ${request.method} ${path}`, { code: "not_found" }));
+    if (!authorized(request, options.apiKey)) return refuseUnread(response, openAIError(401, "a Bearer token is required: Authorization: Bearer <api key>", { code: "invalid_api_key" }));
+    if (path === "/v1/models" && method === "GET") {
       return sendJson(response, 200, { object: "list", data: [{ id: name, object: "model", created: 0, owned_by: "narrowgauge" }] });
     }
-    if (path !== "/v1/chat/completions") return sendError(response, openAIError(404, `no route ${request.method} ${path}`, { code: "not_found" }));
-    if (request.method !== "POST") return sendError(response, openAIError(405, `${path} takes POST`, { code: "method_not_allowed" }));
-    const body = await readJsonBody(request, { maxBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY, timeoutMs: options.bodyTimeoutMs ?? 30_000 });
-    if (!body.ok) {
-      response.setHeader("connection", "close");
-      return sendError(response, body.error);
-    }
+    if (path !== "/v1/chat/completions") return refuseUnread(response, openAIError(404, `no route ${request.method} ${path}`, { code: "not_found" }));
+    if (method !== "POST") return refuseUnread(response, openAIError(405, `${path} takes POST`, { code: "method_not_allowed" }));
+    const wrongType = contentTypeRefusal(request);
+    if (wrongType) return refuseUnread(response, wrongType);
+    const body = await readJsonBody(request, { maxBytes: maxBodyBytes, timeoutMs: options.bodyTimeoutMs ?? 30_000, budget: bodies });
+    if (!body.ok) return refuseUnread(response, body.error);
+    const outOfBounds = requestBoundsRefusal(body.value, bounds);
+    if (outOfBounds) return sendError(response, outOfBounds);
     const controller = new AbortController();
     inFlight.add(controller);
     response.on("close", () => {

@@ -138,10 +138,10 @@ describe("narrowgauge serve, a client that disconnects", () => {
     const single = await startChatServer({ model: tiny, queueTimeoutMs: 100, step: { thoughtMaxLength: 1000, maxTokensPerStep: 2000 } });
     try {
       const holder = new AbortController();
-      const held = await fetch(`${single.url}/v1/chat/completions`, { method: "POST", signal: holder.signal, body: JSON.stringify({ messages: [{ role: "user", content: WEATHER_TASK }], tools, stream: true }) });
+      const held = await fetch(`${single.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, signal: holder.signal, body: JSON.stringify({ messages: [{ role: "user", content: WEATHER_TASK }], tools, stream: true }) });
       const reader = held.body!.getReader();
       while (!new TextDecoder().decode((await reader.read()).value).includes("reasoning_content"));
-      const busy = await fetch(`${single.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ messages: [{ role: "user", content: WEATHER_TASK }], tools }) });
+      const busy = await fetch(`${single.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ messages: [{ role: "user", content: WEATHER_TASK }], tools }) });
       expect(busy.status).toBe(503);
       expect(busy.headers.get("retry-after")).toBe("1");
       expect(((await busy.json()) as { error: { code: string } }).error.code).toBe("slots_busy");
@@ -160,7 +160,7 @@ describe("narrowgauge serve, a client that disconnects", () => {
     /** Streams a request until its thought starts; then `drop()` disconnects it, and `ended` is when its stream ended by itself. */
     const hold = async () => {
       const controller = new AbortController();
-      const response = await fetch(`${single.url}/v1/chat/completions`, { method: "POST", signal: controller.signal, body });
+      const response = await fetch(`${single.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, signal: controller.signal, body });
       const reader = response.body!.getReader();
       while (!new TextDecoder().decode((await reader.read()).value).includes("reasoning_content"));
       const started = performance.now();
@@ -176,7 +176,7 @@ describe("narrowgauge serve, a client that disconnects", () => {
       expect(await control.ended).toBeGreaterThan(250);
       const held = await hold();
       held.drop();
-      const next = await fetch(`${single.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ messages: [{ role: "user", content: WEATHER_TASK }], tools }) });
+      const next = await fetch(`${single.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ messages: [{ role: "user", content: WEATHER_TASK }], tools }) });
       const answered = (await next.json()) as { narrowgauge: { ms: { waited: number } } };
       expect(next.status).toBe(200);
       expect(answered.narrowgauge.ms.waited).toBeLessThan(250);

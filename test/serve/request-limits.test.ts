@@ -1,0 +1,144 @@
+import { connect } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { scriptedModel } from "../../runtime/backends/scripted/scripted-model.js";
+import { startChatServer, type ChatServer, type ChatServerOptions } from "../../serve/chat-server.js";
+
+const final = (answer: string) => ({ thought: "", call: { tool: "FinalAnswer", answer } });
+const JSON_TYPE = { "content-type": "application/json" };
+const hello = JSON.stringify({ messages: [{ role: "user", content: "Say hello." }] });
+
+let server: ChatServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+async function serve(options: Partial<ChatServerOptions> = {}) {
+  const model = scriptedModel(Array.from({ length: 8 }, () => final("Hello.")));
+  server = await startChatServer({ model, ...options });
+  return { model, url: server.url, port: new URL(server.url).port };
+}
+
+/** What a raw HTTP/1.1 exchange gets back: the status line and headers, as text, until the server answers or closes. */
+function rawExchange(port: string, head: string, body = ""): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1", () => socket.write(head + body));
+    let received = "";
+    socket.on("data", (piece) => {
+      received += piece.toString("latin1");
+      if (received.includes("\r\n\r\n")) socket.destroy(), resolve(received);
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(received));
+  });
+}
+
+describe("narrowgauge serve refuses what a web page can make a browser send", () => {
+  it("a POST not declared JSON (a cross-site form or text/plain) is 415 and runs nothing", async () => {
+    const { model, url } = await serve();
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      const response = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { "content-type": type }, body: hello });
+      expect(response.status, type).toBe(415);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("unsupported_media_type");
+    }
+    expect(model.requests).toHaveLength(0);
+    expect((await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json; charset=utf-8" }, body: hello })).status).toBe(200);
+  });
+
+  it("a request from a web origin is refused unless the origin is allowed; an allowed one gets CORS headers and preflight answers", async () => {
+    const { model, url } = await serve({ web: { corsOrigins: ["https://app.example"] } });
+    const foreign = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { ...JSON_TYPE, origin: "https://evil.example" }, body: hello });
+    expect(foreign.status).toBe(403);
+    expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe("origin_not_allowed");
+    expect((await fetch(`${url}/v1/chat/completions`, { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "POST" } })).status).toBe(403);
+    expect(model.requests).toHaveLength(0);
+    const preflight = await fetch(`${url}/v1/chat/completions`, { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type, authorization" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("content-type");
+    const allowed = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { ...JSON_TYPE, origin: "https://app.example" }, body: hello });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");
+  });
+
+  it("a Host that is not an IP address, localhost or an allowed name is refused (DNS rebinding)", async () => {
+    const { port } = await serve({ web: { allowedHosts: ["gpu-box.internal"] } });
+    const get = (host: string) => rawExchange(port, `GET /v1/models HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    expect(await get(`rebound.attacker.example:${port}`)).toMatch(/^HTTP\/1\.1 403/);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `gpu-box.internal:${port}`, "10.0.0.7"]) {
+      expect(await get(host), host).toMatch(/^HTTP\/1\.1 200/);
+    }
+  });
+});
+
+describe("narrowgauge serve's small holes", () => {
+  it("answers HEAD as GET without a body", async () => {
+    const { url } = await serve();
+    for (const path of ["/health", "/v1/models"]) {
+      const response = await fetch(`${url}${path}`, { method: "HEAD" });
+      expect(response.status, path).toBe(200);
+      expect(await response.text()).toBe("");
+    }
+  });
+
+  it("reads the Bearer scheme in any case (RFC 7235) and answers 401 without reading a body", async () => {
+    const { model, url, port } = await serve({ apiKey: "sesame" });
+    for (const scheme of ["Bearer", "bearer", "BEARER"]) {
+      expect((await fetch(`${url}/v1/models`, { headers: { authorization: `${scheme} sesame` } })).status, scheme).toBe(200);
+    }
+    expect((await fetch(`${url}/v1/models`, { headers: { authorization: "Basic sesame" } })).status).toBe(401);
+    // A body of 100 MB declared and never sent: the 401 comes at once, and the connection is closed, not read.
+    const answer = await rawExchange(port, `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n`, "{");
+    expect(answer).toMatch(/^HTTP\/1\.1 401/);
+    expect(answer.toLowerCase()).toContain("connection: close");
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it("holds bodies in flight to a total across connections: past it 503, and a body declared over --max-body is 413 before it is read", async () => {
+    const { port } = await serve({ maxBodyBytes: 1000, maxBodiesBytes: 1500 });
+    const held = connect(Number(port), "127.0.0.1");
+    await new Promise((resolve) => held.once("connect", resolve));
+    // An unfinished body reserves what it declares.
+    held.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 900\r\n\r\n{"messages":`);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const second = await rawExchange(port, `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 900\r\n\r\n`, "{");
+      expect(second).toMatch(/^HTTP\/1\.1 503/);
+      const tooLarge = await rawExchange(port, `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n`, "{");
+      expect(tooLarge).toMatch(/^HTTP\/1\.1 413/);
+    } finally {
+      held.destroy();
+    }
+    // Once the held body's connection is gone, its bytes are free again.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const small = JSON.stringify({ messages: [{ role: "user", content: "hi" }] });
+    expect(await rawExchange(port, `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${small.length}\r\nConnection: close\r\n\r\n`, small)).toMatch(/^HTTP\/1\.1 200/);
+  });
+});
+
+describe("narrowgauge serve bounds a request's work before doing any", () => {
+  const post = (url: string, body: unknown) => fetch(`${url}/v1/chat/completions`, { method: "POST", headers: JSON_TYPE, body: typeof body === "string" ? body : JSON.stringify(body) });
+  const user = [{ role: "user", content: "hi" }];
+  const tool = (name: string, parameters: object = { type: "object", properties: {} }) => ({ type: "function", function: { name, parameters } });
+
+  it.each([
+    ["tools past --max-tools", { messages: user, tools: Array.from({ length: 129 }, (_, index) => tool(`T${index}`)) }, "too_many_tools"],
+    ["schemas past --max-schema-nodes", { messages: user, tools: [tool("Wide", { type: "object", properties: Object.fromEntries(Array.from({ length: 5000 }, (_, index) => [`p${index}`, { type: "string" }])) })] }, "schemas_too_large"],
+    ["a response format nested 800 deep", { messages: user, response_format: { type: "json_schema", json_schema: { name: "x", schema: nested(800) } } }, "too_deep"],
+    // Written out: JSON.stringify itself cannot write a value this deep.
+    ["messages nested 100,000 deep", `{"messages":[{"role":"user","content":"hi","extra":${"[".repeat(100_000)}1${"]".repeat(100_000)}}]}`, "too_deep"],
+    ["messages past --max-prompt-chars", { messages: [{ role: "user", content: "x".repeat(2000) }] }, "context_length_exceeded"],
+  ])("%s: 400 naming the limit, before any model call", async (_what, body, code) => {
+    const { model, url } = await serve({ bounds: { maxPromptChars: 1000 } });
+    const response = await post(url, body);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe(code);
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+function nested(depth: number): object {
+  let schema: object = { type: "string" };
+  for (let level = 0; level < depth; level++) schema = { type: "object", properties: { next: schema } };
+  return schema;
+}
