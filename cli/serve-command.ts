@@ -35,6 +35,11 @@ const collect = (value: string, previous: string[]) => [...previous, ...value.sp
 /** Whether an address only this machine reaches. */
 const loopback = (host: string) => host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
 
+/** What to warn of before serving on `host` with or without a key: anyone who reaches a non-loopback address without one can run the model. */
+export function exposureWarning(host: string, apiKey: string | undefined): string | null {
+  return apiKey || loopback(host) ? null : `WARNING: listening on ${host} without --api-key: anyone who can reach this address can run the model`;
+}
+
 /**
  * narrowgauge serve: an OpenAI-compatible chat-completions server on one
  * model, each request one guarded step (docs/serving.md). Its flags are the
@@ -68,9 +73,8 @@ export function serveCommand(command: Command, done: (code: number) => void): Co
       }
       // --api-key is this server's own; a llama-server behind it takes NARROWGAUGE_API_KEY, as the other commands read it.
       const key = flags.apiKey;
-      if (!key && !loopback(flags.host)) {
-        process.stderr.write(`narrowgauge serve: WARNING: listening on ${flags.host} without --api-key: anyone who can reach this address can run the model\n`);
-      }
+      const warning = exposureWarning(flags.host, key);
+      if (warning) process.stderr.write(`narrowgauge serve: ${warning}\n`);
       const model = await loadCliModel(flags.model ?? "demo", { ...flags, apiKey: process.env.NARROWGAUGE_API_KEY || undefined });
       if (!model) return done(EXIT.usage);
       const { model: _model, ...step } = agentOptions(flags, model.description.sampling.sampling);

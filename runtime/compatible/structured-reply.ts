@@ -55,6 +55,6 @@ export async function structuredReply(options: StructuredReplyOptions): Promise<
   const tokens = { prompt: generation.prompt.tokens, evaluated: generation.prompt.evaluated, generated: generation.generatedTokens };
   const parsed = parseGeneration<unknown>(generation, schema);
   if (parsed.ok) return { ok: true, text: generation.text, value: parsed.value, tokens };
-  const reason = parsed.error.code === "aborted" ? "aborted" : parsed.error.code === "truncated-output" ? "truncated" : "invalid";
+  const reason = parsed.error.code === "aborted-output" ? "aborted" : parsed.error.code === "truncated-output" ? "truncated" : "invalid";
   return { ok: false, reason, message: parsed.error.message, tokens };
 }

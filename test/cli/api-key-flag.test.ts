@@ -1,7 +1,8 @@
 import { Command } from "commander";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { addModelFlags, type FlagValues } from "../../cli/agent-flags.js";
-import { loadCliModel } from "../../cli/run-command.js";
+import { EXIT, loadCliModel } from "../../cli/run-command.js";
+import { exposureWarning, serveCommand } from "../../cli/serve-command.js";
 import { tinyModelFile } from "../../runtime/gguf/forge/tiny-model-file.js";
 import { startFakeServer, type FakeServer } from "../helpers/fake-llama-server.js";
 
@@ -47,5 +48,29 @@ describe("the command line's key for a served model", () => {
     expect(said).toMatch(/refused the API key given: it is wrong/);
     expect(said).not.toContain(KEY);
     expect(said).not.toContain("sk-wrong");
+  });
+});
+
+describe("narrowgauge serve's own key", () => {
+  const serve = async (args: string[]) => {
+    const codes: number[] = [];
+    const command = serveCommand(new Command("serve").exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} }), (code) => codes.push(code));
+    await command.parseAsync(["node", "serve", ...args]);
+    return codes;
+  };
+
+  it("an empty --api-key (or NARROWGAUGE_SERVE_API_KEY) is a usage error, not a server without a key", async () => {
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    expect(await serve(["--api-key", ""])).toEqual([EXIT.usage]);
+    vi.stubEnv("NARROWGAUGE_SERVE_API_KEY", "");
+    expect(await serve([])).toEqual([EXIT.usage]);
+    expect(stderr.mock.calls.map(([text]) => String(text)).join("")).toMatch(/--api-key \(or NARROWGAUGE_SERVE_API_KEY\) is empty/);
+  });
+
+  it("warns of a non-loopback address served without a key, and of nothing else", () => {
+    expect(exposureWarning("0.0.0.0", undefined)).toMatch(/without --api-key/);
+    expect(exposureWarning("192.168.1.20", undefined)).toMatch(/without --api-key/);
+    for (const host of ["127.0.0.1", "localhost", "::1"]) expect(exposureWarning(host, undefined)).toBeNull();
+    expect(exposureWarning("0.0.0.0", "sesame")).toBeNull();
   });
 });

@@ -127,6 +127,7 @@ describe("narrowgauge serve bounds a request's work before doing any", () => {
     ["a response format nested 800 deep", { messages: user, response_format: { type: "json_schema", json_schema: { name: "x", schema: nested(800) } } }, "too_deep"],
     // Written out: JSON.stringify itself cannot write a value this deep.
     ["messages nested 100,000 deep", `{"messages":[{"role":"user","content":"hi","extra":${"[".repeat(100_000)}1${"]".repeat(100_000)}}]}`, "too_deep"],
+    ["a tool name no model-facing name can hold (over 64 characters)", { messages: user, tools: [tool("x".repeat(100))] }, "tool-name"],
     ["messages past --max-prompt-chars", { messages: [{ role: "user", content: "x".repeat(2000) }] }, "context_length_exceeded"],
   ])("%s: 400 naming the limit, before any model call", async (_what, body, code) => {
     const { model, url } = await serve({ bounds: { maxPromptChars: 1000 } });
