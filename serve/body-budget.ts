@@ -5,15 +5,27 @@
  * Content-Length first, where it sends one) and gives them back when it is
  * read or refused; a body that would take the total past the budget is
  * refused with 503 and its connection closed.
+ *
+ * Large bodies may not take the last quarter of the budget: it is kept for
+ * small ones (up to a 64th of the budget, 512 KiB at the default 32 MiB), so
+ * a few clients that open large bodies and never finish them cannot turn
+ * away every ordinary request while they hold them (until the body timeout
+ * ends them).
  */
 export class BodyBudget {
   private held = 0;
+  private readonly largeLimit: number;
+  readonly smallBody: number;
 
-  constructor(readonly totalBytes: number) {}
+  constructor(readonly totalBytes: number) {
+    this.largeLimit = Math.floor((totalBytes * 3) / 4);
+    this.smallBody = Math.floor(totalBytes / 64);
+  }
 
-  /** Takes `bytes` from the budget; false (and nothing taken) when they do not fit. */
-  take(bytes: number): boolean {
-    if (this.held + bytes > this.totalBytes) return false;
+  /** Takes `bytes` more for a body that will then hold `bodySize` in all; false (and nothing taken) when they do not fit. */
+  take(bytes: number, bodySize: number): boolean {
+    const limit = bodySize <= this.smallBody ? this.totalBytes : this.largeLimit;
+    if (this.held + bytes > limit) return false;
     this.held += bytes;
     return true;
   }

@@ -28,7 +28,7 @@ export function readJsonBody(request: IncomingMessage, limits: { maxBytes: numbe
       resolve(outcome);
     };
     const reserve = (bytes: number) => {
-      if (!limits.budget.take(bytes)) return false;
+      if (!limits.budget.take(bytes, reserved + bytes)) return false;
       reserved += bytes;
       return true;
     };

@@ -15,11 +15,14 @@ export interface RequestBounds {
   maxTools: number;
   /** Schema objects in all the tools' parameters and the response format together (each costs grammar and validator code). */
   maxSchemaNodes: number;
-  /** Characters in all the messages together: past the context's worth, no tokenization is needed to refuse them. Null: unbounded. */
+  /** Characters one message, or the tools' declarations with the response format, may hold (a conversation: CONVERSATION_FACTOR times as many): past the context's worth, no tokenization is needed to refuse them. Null: unbounded. */
   maxPromptChars: number | null;
 }
 
-export const DEFAULT_REQUEST_BOUNDS = { maxDepth: 256, maxTools: 128, maxSchemaNodes: 4096 } as const;
+/** How many contexts' worth of characters a whole conversation may hold (the exchanges past the context are cut, but rendered first). */
+export const CONVERSATION_FACTOR = 8;
+
+export const DEFAULT_REQUEST_BOUNDS = { maxDepth: 256, maxTools: 128, maxSchemaNodes: 2048 } as const;
 
 /**
  * Characters no context of `contextSize` tokens can hold: 16 per token, four
@@ -40,9 +43,24 @@ export function requestBoundsRefusal(body: unknown, bounds: RequestBounds): Open
   const format = record.response_format as { json_schema?: { schema?: unknown } } | null | undefined;
   const nodes = objectCount(tools) + objectCount(format?.json_schema?.schema);
   if (nodes > bounds.maxSchemaNodes) return openAIError(400, `the tools' and response format's schemas hold ${nodes} objects, more than the ${bounds.maxSchemaNodes} one request may (--max-schema-nodes)`, { param: "tools", code: "schemas_too_large" });
-  const characters = stringCharacters(record.messages);
-  if (bounds.maxPromptChars !== null && characters > bounds.maxPromptChars) {
-    return openAIError(400, `the messages hold ${characters} characters, more than the context can take (${bounds.maxPromptChars}, --max-prompt-chars)`, { param: "messages", code: "context_length_exceeded" });
+  if (bounds.maxPromptChars !== null) {
+    // What no cut can shorten must fit the context by itself: each message, and the tools' declarations with the response format
+    // (rendered into every prompt). A conversation longer than the context is cut, earlier exchanges first, so only its total is
+    // bounded more loosely, by what rendering it may cost.
+    const limit = bounds.maxPromptChars;
+    const refuse = (what: string, characters: number, allowed: number, param: string) =>
+      openAIError(400, `${what} ${characters} characters, more than the context can take (${allowed}: ${allowed === limit ? "" : allowed < limit ? "½ × " : `${CONVERSATION_FACTOR} × `}--max-prompt-chars)`, { param, code: "context_length_exceeded" });
+    const messages = Array.isArray(record.messages) ? record.messages : [];
+    let total = 0;
+    for (const [index, message] of messages.entries()) {
+      const characters = stringCharacters(message);
+      if (characters > limit) return refuse(`message ${index} holds`, characters, limit, `messages[${index}]`);
+      total += characters;
+    }
+    if (total > limit * CONVERSATION_FACTOR) return refuse("the messages hold", total, limit * CONVERSATION_FACTOR, "messages");
+    // Schemas are denser than prose (about 3 characters a token): half the characters already fill the context.
+    const declared = stringCharacters(tools) + stringCharacters(format?.json_schema?.schema);
+    if (declared > limit / 2) return refuse("the tools' declarations and the response format hold", declared, limit / 2, "tools");
   }
   return null;
 }

@@ -48,7 +48,14 @@ type Alternative = Symbol;
 
 const END: Element = { kind: "end" };
 
-export function parseGbnf(text: string, rootName = "root"): ParsedGbnf {
+/**
+ * `minimal`: each repetition read as its required copies alone (`x{0,256}`
+ * as nothing, `x+` as one x). The result accepts only the grammar's least
+ * texts, which is all shortestText needs, and stays linear in the text's
+ * size: the faithful form writes a rule per optional copy, and a schema of
+ * 4,000 strings of 256 characters became a million rules.
+ */
+export function parseGbnf(text: string, rootName = "root", options: { minimal?: boolean } = {}): ParsedGbnf {
   const names = new Map<string, number>();
   const bodies: Array<Alternative[] | undefined> = [];
   const ruleId = (name: string) => {
@@ -78,8 +85,12 @@ export function parseGbnf(text: string, rootName = "root"): ParsedGbnf {
       else break;
     }
   };
+  // Sticky patterns read at `at` without copying the rest of the text (a copy per name made a long rule quadratic).
+  const NAME = /[A-Za-z0-9_-]+/y;
+  const REPETITION = /\s*(\d+)\s*(,\s*(\d*)\s*)?\}/y;
   const name = () => {
-    const match = /^[A-Za-z0-9_-]+/.exec(text.slice(at));
+    NAME.lastIndex = at;
+    const match = NAME.exec(text);
     if (!match) fail("expected a rule name");
     at += match![0].length;
     return match![0];
@@ -113,7 +124,8 @@ export function parseGbnf(text: string, rootName = "root"): ParsedGbnf {
 
   const repeat = (symbol: Symbol, min: number, max: number | null): Symbol => {
     const copies: Symbol = [];
-    for (let i = 0; i < min; i++) copies.push(...symbol);
+    for (let i = 0; i < min; i++) for (const element of symbol) copies.push(element);
+    if (options.minimal) return copies;
     if (max === null) {
       // R ::= symbol R | ε
       const id = bodies.length;
@@ -151,7 +163,7 @@ export function parseGbnf(text: string, rootName = "root"): ParsedGbnf {
     const out: Alternative = [];
     let last: Symbol | null = null;
     const push = (symbol: Symbol) => {
-      if (last) out.push(...last);
+      if (last) for (const element of last) out.push(element);
       last = symbol;
     };
     for (;;) {
@@ -203,7 +215,8 @@ export function parseGbnf(text: string, rootName = "root"): ParsedGbnf {
         if (c === "+") min = 1;
         else if (c === "?") max = 1;
         else if (c === "{") {
-          const match = /^\s*(\d+)\s*(,\s*(\d*)\s*)?\}/.exec(text.slice(at));
+          REPETITION.lastIndex = at;
+          const match = REPETITION.exec(text);
           if (!match) fail("bad repetition");
           at += match![0].length;
           min = Number(match![1]);
@@ -216,7 +229,7 @@ export function parseGbnf(text: string, rootName = "root"): ParsedGbnf {
         push([{ kind: "rule", rule: ruleId(name()) }]);
       } else fail(`unexpected ${JSON.stringify(c)}`);
     }
-    if (last) out.push(...(last as Symbol));
+    if (last) for (const element of last as Symbol) out.push(element);
     return out;
   };
 
@@ -238,7 +251,8 @@ export function parseGbnf(text: string, rootName = "root"): ParsedGbnf {
   const rules = bodies.map((body) =>
     body!.map((alternative) => {
       const start = elements.length;
-      elements.push(...alternative, END);
+      for (const element of alternative) elements.push(element);
+      elements.push(END);
       return start;
     }),
   );

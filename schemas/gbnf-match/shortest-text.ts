@@ -60,7 +60,7 @@ function shortestLengths(grammar: ParsedGbnf): { length: number[]; best: number[
  * cannot be shorter than this.
  */
 export function shortestText(gbnf: string, rootName = "root"): string | null {
-  const grammar = parseGbnf(gbnf, rootName);
+  const grammar = parseGbnf(gbnf, rootName, { minimal: true });
   const { length, best } = shortestLengths(grammar);
   if (!Number.isFinite(length[grammar.root]!)) return null;
   const out: string[] = [];

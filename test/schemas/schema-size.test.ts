@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileGbnf } from "../../schemas/gbnf-compiler.js";
+import { parseGbnf } from "../../schemas/gbnf-match/parse-gbnf.js";
+import { shortestText } from "../../schemas/gbnf-match/shortest-text.js";
 import { GBNF_WORK } from "../../schemas/gbnf-rules.js";
 import { readToolParams } from "../../runtime/tools/check-tool-definition.js";
 import { validateAgainst } from "../../schemas/validator-cache.js";
@@ -54,6 +56,12 @@ describe("a schema's size costs linear work, and its depth a typed refusal", () 
     expect(() => readToolParams(schema)).not.toThrow();
     const value = Object.fromEntries(Array.from({ length: 2000 }, (_, index) => [`field_${index}`, "x"]));
     expect(validateAgainst(schema, value)).toEqual([]);
+  });
+
+  it("the least text of 8,000 required strings is read from a grammar of about as many rules, not a rule per optional character", () => {
+    const gbnf = compileGbnf(schemaOf("required", 8000));
+    expect(parseGbnf(gbnf, "root", { minimal: true }).rules.length).toBeLessThan(100);
+    expect(shortestText(gbnf)).toBe(`{${Array.from({ length: 8000 }, (_, index) => `"field_${index}":""`).join(",")}}`);
   });
 
   it("a schema nested past the limit is refused, typed and naming where, by every reader; never a stack overflow", () => {

@@ -94,25 +94,26 @@ describe("narrowgauge serve's small holes", () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it("holds bodies in flight to a total across connections: past it 503, and a body declared over --max-body is 413 before it is read", async () => {
-    const { port } = await serve({ maxBodyBytes: 1000, maxBodiesBytes: 1500 });
+  it("holds bodies in flight to a total across connections: past it 503, with room kept for small bodies; a body declared over --max-body is 413 before it is read", async () => {
+    // A budget of 6,400 bytes: large bodies may hold 4,800 of it, bodies up to 100 bytes all of it.
+    const { port } = await serve({ maxBodyBytes: 4000, maxBodiesBytes: 6400 });
+    const post = (length: number, body: string, close = "") => rawExchange(port, `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${close}\r\n`, body);
     const held = connect(Number(port), "127.0.0.1");
     await new Promise((resolve) => held.once("connect", resolve));
     // An unfinished body reserves what it declares.
-    held.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 900\r\n\r\n{"messages":`);
+    held.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{"messages":`);
+    const small = JSON.stringify({ messages: [{ role: "user", content: "hi" }] });
     try {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const second = await rawExchange(port, `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 900\r\n\r\n`, "{");
-      expect(second).toMatch(/^HTTP\/1\.1 503/);
-      const tooLarge = await rawExchange(port, `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n`, "{");
-      expect(tooLarge).toMatch(/^HTTP\/1\.1 413/);
+      expect(await post(4000, "{")).toMatch(/^HTTP\/1\.1 503/);
+      expect(await post(small.length, small, "Connection: close\r\n")).toMatch(/^HTTP\/1\.1 200/);
+      expect(await post(5_000_000, "{")).toMatch(/^HTTP\/1\.1 413/);
     } finally {
       held.destroy();
     }
     // Once the held body's connection is gone, its bytes are free again.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const small = JSON.stringify({ messages: [{ role: "user", content: "hi" }] });
-    expect(await rawExchange(port, `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${small.length}\r\nConnection: close\r\n\r\n`, small)).toMatch(/^HTTP\/1\.1 200/);
+    expect(await post(4000, " ".repeat(4000 - small.length) + small, "Connection: close\r\n")).toMatch(/^HTTP\/1\.1 200/);
   });
 });
 
@@ -128,13 +129,24 @@ describe("narrowgauge serve bounds a request's work before doing any", () => {
     // Written out: JSON.stringify itself cannot write a value this deep.
     ["messages nested 100,000 deep", `{"messages":[{"role":"user","content":"hi","extra":${"[".repeat(100_000)}1${"]".repeat(100_000)}}]}`, "too_deep"],
     ["a tool name no model-facing name can hold (over 64 characters)", { messages: user, tools: [tool("x".repeat(100))] }, "tool-name"],
-    ["messages past --max-prompt-chars", { messages: [{ role: "user", content: "x".repeat(2000) }] }, "context_length_exceeded"],
+    ["a message past --max-prompt-chars", { messages: [{ role: "user", content: "x".repeat(2000) }] }, "context_length_exceeded"],
+    ["a conversation past 8 × --max-prompt-chars", { messages: Array.from({ length: 20 }, (_, index) => ({ role: index % 2 === 0 ? "user" : "assistant", content: "x".repeat(900) })) }, "context_length_exceeded"],
+    ["tool declarations past --max-prompt-chars", { messages: user, tools: [tool("Documented", { type: "object", description: "d".repeat(1200), properties: {} })] }, "context_length_exceeded"],
   ])("%s: 400 naming the limit, before any model call", async (_what, body, code) => {
     const { model, url } = await serve({ bounds: { maxPromptChars: 1000 } });
     const response = await post(url, body);
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe(code);
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe("narrowgauge serve's bounds leave what it can serve", () => {
+  it("a conversation longer than one context's worth, each message within it, is served (earlier exchanges are cut, not refused)", async () => {
+    const { url } = await serve({ bounds: { maxPromptChars: 1000 } });
+    const messages = [...Array.from({ length: 4 }, (_, index) => ({ role: index % 2 === 0 ? "user" : "assistant", content: "x".repeat(900) })), { role: "user", content: "Say hello." }];
+    const response = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ messages }) });
+    expect(response.status).toBe(200);
   });
 });
 
