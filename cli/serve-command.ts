@@ -37,7 +37,7 @@ const loopback = (host: string) => host === "localhost" || host === "::1" || hos
 
 /** What to warn of before serving on `host` with or without a key: anyone who reaches a non-loopback address without one can run the model. */
 export function exposureWarning(host: string, apiKey: string | undefined): string | null {
-  return apiKey || loopback(host) ? null : `WARNING: listening on ${host} without --api-key: anyone who can reach this address can run the model`;
+  return apiKey || loopback(host) ? null : `WARNING: listening on ${host} without --api-key: anyone who can reach this address can run the model (clients that dial it by name need --allowed-host <name>)`;
 }
 
 /**
@@ -62,7 +62,7 @@ export function serveCommand(command: Command, done: (code: number) => void): Co
     .option("--max-bodies <bytes>", "bytes all request bodies in flight may hold together; past it 503 (default: 8 × --max-body)", positive)
     .option("--max-tools <n>", `tools one request may declare; more get 400 (default: ${DEFAULT_REQUEST_BOUNDS.maxTools})`, positive)
     .option("--max-schema-nodes <n>", `schema objects in one request's tools and response format together; more get 400 (default: ${DEFAULT_REQUEST_BOUNDS.maxSchemaNodes})`, positive)
-    .option("--max-prompt-chars <n>", "characters in one request's messages; more get 400 before any tokenizing (default: 16 per token of the context)", positive)
+    .option("--max-prompt-chars <n>", "characters one message may hold (the tools' declarations half, a whole conversation 8 times as many); more get 400 before any tokenizing (default: 16 per token of the context)", positive)
     .option("--cors-origin <origin>", "a web origin whose pages may call the server (repeatable, comma-separated; * for any); pages of other origins are refused", collect, [])
     .option("--allowed-host <name>", "a Host name the server answers to besides IP addresses and localhost (repeatable, comma-separated; * for any)", collect, [])
     .option("--queue-timeout <ms>", "how long a request may wait for a free slot; then 503 with Retry-After", positive, 60_000)

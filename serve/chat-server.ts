@@ -96,7 +96,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   const name = options.name ?? options.model.description.name;
   const queueTimeoutMs = options.queueTimeoutMs ?? 60_000;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const bodies = new BodyBudget(options.maxBodiesBytes ?? 8 * maxBodyBytes);
+  const bodies = new BodyBudget(options.maxBodiesBytes ?? 8 * maxBodyBytes, maxBodyBytes);
   const bounds: RequestBounds = { ...DEFAULT_REQUEST_BOUNDS, maxPromptChars: promptCharsFor(options.model.description.contextSize), ...options.bounds };
   const web: WebAccess = { corsOrigins: options.web?.corsOrigins ?? [], allowedHosts: options.web?.allowedHosts ?? [] };
   const inFlight = new Set<AbortController>();

@@ -28,12 +28,11 @@ export function readJsonBody(request: IncomingMessage, limits: { maxBytes: numbe
       resolve(outcome);
     };
     const reserve = (bytes: number) => {
-      if (!limits.budget.take(bytes, reserved + bytes)) return false;
+      if (!limits.budget.take(bytes, Math.max(reserved + bytes, Number.isFinite(declared) ? declared : 0))) return false;
       reserved += bytes;
       return true;
     };
     const busy = () => settle({ ok: false, error: openAIError(503, `request bodies in flight hold the server's ${limits.budget.totalBytes} bytes for them: try again`, { type: "server_error", code: "bodies_busy" }) });
-    if (Number.isFinite(declared) && declared > 0 && !reserve(declared)) return busy();
     timer = setTimeout(() => settle({ ok: false, error: openAIError(408, `the request body did not arrive within ${limits.timeoutMs} ms`) }), limits.timeoutMs);
     request.on("data", (piece: Buffer) => {
       size += piece.length;

@@ -14,7 +14,8 @@ import { openAIError, type OpenAIError } from "./openai-error.js";
  * `localhost` (or a name under `.localhost`), or an allowed name
  * (`--allowed-host`): a rebound name is none of these. Clients that are not
  * browsers send no Origin and the Host they dialled, so nothing changes for
- * them.
+ * them, but a client that dials the server by a name (a LAN host name, a
+ * compose service, a proxy's upstream) needs that name allowed.
  */
 export interface WebAccess {
   /** Origins a page may call from (`https://app.example`), or "*" for any. Default: none. */
@@ -30,7 +31,7 @@ export function hostAllowed(host: string | undefined, access: WebAccess): boolea
   if (host === undefined || host === "") return true; // HTTP/1.0 clients send none; a browser always does.
   const name = hostName(host);
   if (isIP(name) !== 0 || name === "localhost" || name.endsWith(".localhost")) return true;
-  return access.allowedHosts.includes("*") || access.allowedHosts.some((allowed) => allowed.toLowerCase() === name);
+  return access.allowedHosts.includes("*") || access.allowedHosts.some((allowed) => hostName(allowed) === name);
 }
 
 export function originAllowed(origin: string, access: WebAccess): boolean {
@@ -45,7 +46,15 @@ export function corsHeaders(request: IncomingMessage): Record<string, string> {
 
 /** A preflight's answer for an allowed origin: the methods and headers a client sends. */
 export function preflightHeaders(request: IncomingMessage): Record<string, string> {
-  return { ...corsHeaders(request), "access-control-allow-methods": "GET, HEAD, POST, OPTIONS", "access-control-allow-headers": "authorization, content-type", "access-control-max-age": "600" };
+  // The headers the page asks to send, echoed (the openai SDK sends x-stainless-… beside the key and the type): the origin is allowed.
+  const asked = request.headers["access-control-request-headers"];
+  return {
+    ...corsHeaders(request),
+    "access-control-allow-methods": "GET, HEAD, POST, OPTIONS",
+    "access-control-allow-headers": typeof asked === "string" && asked.length <= 4096 ? asked : "authorization, content-type",
+    "access-control-max-age": "600",
+    vary: "Origin, Access-Control-Request-Headers",
+  };
 }
 
 /** Why a request a browser may have sent is refused, or null: a foreign Host (403), an origin not allowed (403). */

@@ -7,7 +7,7 @@ import { schemaKey } from "../schema-key.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import { checkSchemaDepth } from "../schema-depth.js";
 import { AJV_OPTIONS, ajvCompileError, withFormats } from "./ajv-setup.js";
-import { linearPattern } from "./linear-pattern.js";
+import { linearPattern, MAX_PROGRAM } from "./linear-pattern.js";
 import { readDialect, type SchemaDialect } from "./schema-dialect.js";
 
 type AnyAjv = Pick<Ajv, "compile" | "validateSchema" | "errors" | "addFormat">;
@@ -76,6 +76,9 @@ export function dialectValidator(schema: object): ValidateFunction {
   });
 }
 
+/** The most instructions one schema's distinct patterns may compile to together (4 × MAX_PROGRAM). */
+const MAX_SCHEMA_PROGRAM = 4 * MAX_PROGRAM;
+
 /** Values that are data, not schemas: a `pattern` key inside them is not a pattern. */
 const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "example"]);
 
@@ -86,6 +89,16 @@ const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "example"
  * stack: no schema's depth overflows it.
  */
 function refuseNonLinearPatterns(schema: object): void {
+  const seen = new Set<string>();
+  let total = 0;
+  const refuseIfNonLinear = (keyword: string, pattern: string, path: string): void => {
+    const matcher = linearPattern(pattern);
+    if (typeof matcher === "string") throw new UnsupportedSchemaError(keyword, path, matcher);
+    if (seen.has(pattern)) return;
+    seen.add(pattern);
+    total += matcher.size;
+    if (total > MAX_SCHEMA_PROGRAM) throw new UnsupportedSchemaError(keyword, path, `the schema's patterns together compile to ${total} instructions, over ${MAX_SCHEMA_PROGRAM}: a linear-time check of every value against them all would still be slow`);
+  };
   const stack: Array<[unknown, string]> = [[schema, ""]];
   while (stack.length > 0) {
     const [node, path] = stack.pop()!;
@@ -103,11 +116,6 @@ function refuseNonLinearPatterns(schema: object): void {
       stack.push([value, `${path}/${key}`]);
     }
   }
-}
-
-function refuseIfNonLinear(keyword: string, pattern: string, path: string): void {
-  const matcher = linearPattern(pattern);
-  if (typeof matcher === "string") throw new UnsupportedSchemaError(keyword, path, matcher);
 }
 
 /** Without ajv's own `$async` (not JSON Schema): it would make the validator return a promise, which reads as "valid". */

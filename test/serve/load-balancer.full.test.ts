@@ -20,7 +20,7 @@ describe.skipIf(!hasNginx)("two narrowgauge serve replicas behind nginx", () => 
   let balancer: { url: string; stop(): Promise<void> } | undefined;
 
   beforeAll(async () => {
-    replicas = await Promise.all(["replica-a", "replica-b"].map((name) => startServeProcess("--model", "demo", "--name", name, "--profile", "sub1b", "--max-turns", "6")));
+    replicas = await Promise.all(["replica-a", "replica-b"].map((name) => startServeProcess("--model", "demo", "--name", name, "--profile", "sub1b", "--max-turns", "6", "--allowed-host", "replicas")));
     balancer = await startNginx(replicas.map((replica) => replica.url));
   }, forProcesses(2));
 

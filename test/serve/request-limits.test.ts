@@ -55,17 +55,20 @@ describe("narrowgauge serve refuses what a web page can make a browser send", ()
     const preflight = await fetch(`${url}/v1/chat/completions`, { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type, authorization" } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example");
-    expect(preflight.headers.get("access-control-allow-headers")).toContain("content-type");
+    // What the openai SDK sends beside them (x-stainless-…) is echoed back, or its browser preflight fails.
+    expect(preflight.headers.get("access-control-allow-headers")).toBe("content-type, authorization");
+    const sdkPreflight = await fetch(`${url}/v1/chat/completions`, { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type, x-stainless-os, x-stainless-retry-count" } });
+    expect(sdkPreflight.headers.get("access-control-allow-headers")).toBe("authorization, content-type, x-stainless-os, x-stainless-retry-count");
     const allowed = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { ...JSON_TYPE, origin: "https://app.example" }, body: hello });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");
   });
 
   it("a Host that is not an IP address, localhost or an allowed name is refused (DNS rebinding)", async () => {
-    const { port } = await serve({ web: { allowedHosts: ["gpu-box.internal"] } });
+    const { port } = await serve({ web: { allowedHosts: ["gpu-box.internal", "Balancer.internal:8080"] } });
     const get = (host: string) => rawExchange(port, `GET /v1/models HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
     expect(await get(`rebound.attacker.example:${port}`)).toMatch(/^HTTP\/1\.1 403/);
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `gpu-box.internal:${port}`, "10.0.0.7"]) {
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `gpu-box.internal:${port}`, "10.0.0.7", "balancer.internal"]) {
       expect(await get(host), host).toMatch(/^HTTP\/1\.1 200/);
     }
   });
@@ -94,26 +97,39 @@ describe("narrowgauge serve's small holes", () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it("holds bodies in flight to a total across connections: past it 503, with room kept for small bodies; a body declared over --max-body is 413 before it is read", async () => {
+  it("holds the bytes of bodies in flight to a total across connections: past it 503, with room kept for small bodies; a body declared over --max-body is 413 before it is read", async () => {
     // A budget of 6,400 bytes: large bodies may hold 4,800 of it, bodies up to 100 bytes all of it.
     const { port } = await serve({ maxBodyBytes: 4000, maxBodiesBytes: 6400 });
     const post = (length: number, body: string, close = "") => rawExchange(port, `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${close}\r\n`, body);
     const held = connect(Number(port), "127.0.0.1");
     await new Promise((resolve) => held.once("connect", resolve));
-    // An unfinished body reserves what it declares.
-    held.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{"messages":`);
+    // An unfinished body holds what it has sent: 3,900 of its 4,000 bytes.
+    held.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n${" ".repeat(3900)}`);
     const small = JSON.stringify({ messages: [{ role: "user", content: "hi" }] });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(await post(4000, "{")).toMatch(/^HTTP\/1\.1 503/);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await post(4000, " ".repeat(1000))).toMatch(/^HTTP\/1\.1 503/);
       expect(await post(small.length, small, "Connection: close\r\n")).toMatch(/^HTTP\/1\.1 200/);
       expect(await post(5_000_000, "{")).toMatch(/^HTTP\/1\.1 413/);
+      // Headers that declare a large body hold nothing until its bytes arrive.
+      const declaredOnly = await Promise.all(Array.from({ length: 4 }, () => connect(Number(port), "127.0.0.1")));
+      for (const socket of declaredOnly) socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await post(small.length, small, "Connection: close\r\n")).toMatch(/^HTTP\/1\.1 200/);
+      for (const socket of declaredOnly) socket.destroy();
     } finally {
       held.destroy();
     }
     // Once the held body's connection is gone, its bytes are free again.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await post(4000, " ".repeat(4000 - small.length) + small, "Connection: close\r\n")).toMatch(/^HTTP\/1\.1 200/);
+  });
+
+  it("a budget below 4/3 of --max-body still takes one body of the largest size", async () => {
+    const { port } = await serve({ maxBodyBytes: 4000, maxBodiesBytes: 4000 });
+    const small = JSON.stringify({ messages: [{ role: "user", content: "hi" }] });
+    const body = " ".repeat(4000 - small.length) + small;
+    expect(await rawExchange(port, `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 4000\r\nConnection: close\r\n\r\n`, body)).toMatch(/^HTTP\/1\.1 200/);
   });
 });
 

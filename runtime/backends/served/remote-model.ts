@@ -36,10 +36,10 @@ export interface ConnectServerOptions {
   /** Longest wait between two generated tokens of a step, in ms; streamed events that carry no token do not count. Default 30 000. */
   idleMs?: number;
   /**
-   * Longest a whole step may take on a server, from its request to its last
-   * token, in ms, however the server streams; past it the step fails as a
-   * ServerError "timeout" (and a group moves the run to another server).
-   * It bounds answerMs too: raise both for long prompts on a slow server.
+   * Longest a step's generation may take on a server, from its first token
+   * to its last, in ms, however the server streams (answerMs bounds the
+   * prompt's evaluation before it); past it the step fails as a ServerError
+   * "timeout" (and a group moves the run to another server).
    * Default 60 000.
    */
   stepMs?: number;

@@ -27,7 +27,7 @@ export interface SlotRequestSettings {
   answerMs: number;
   /** Longest wait between two generated tokens, in ms. */
   idleMs: number;
-  /** Longest a whole step may take, from its request to its final event, in ms, however the server streams. */
+  /** Longest a step's generation may take, from its first token to its final event, in ms, however the server streams (answerMs bounds the wait before it). */
   stepMs: number;
   /** Token ids never to sample (control tokens), as llama-server's logit_bias. */
   bannedTokens: readonly number[];
@@ -105,7 +105,9 @@ async function generateOnSlot(slot: ServerSlot, request: GenerateRequest, settin
       maxEvents: request.maxTokens + STREAM_EVENT_SLACK,
       // llama-server sends no event without a token but the final one: a run of them is a stalled server, however fast it speaks.
       maxStalledEvents: STREAM_EVENT_SLACK,
-      totalMs: settings.stepMs,
+      // The prompt's evaluation is answerMs's; the generation after the first token stepMs's, however the server trickles.
+      generationMs: settings.stepMs,
+      totalMs: settings.answerMs + settings.stepMs,
       apiKey: settings.apiKey,
     });
     for await (const event of events) {

@@ -21,6 +21,8 @@ export interface RequestLimits {
   idleMs?: number;
   /** Longest a whole request may take, from sending it to its last byte, in ms, however often the server speaks; unbounded when absent. */
   totalMs?: number;
+  /** Longest a stream may go on after its first progress event, in ms (the generation, apart from the prompt's evaluation before it); unbounded when absent. */
+  generationMs?: number;
   /** Most bytes an answer may hold: a JSON answer (default 16 MiB) or a whole stream (default 64 MiB). */
   maxBytes?: number;
   /** Most events a stream may send (streams only; a generation's, its tokens and a few more); unbounded when absent. */
@@ -180,6 +182,7 @@ export async function* streamJson(base: string, path: string, body: unknown, lim
   const url = new URL(path, base).href;
   const init: RequestInit = { method: "POST", headers: headersFor(limits, true), body: JSON.stringify(body) };
   const { response, controller, timer, dispose } = await open(url, init, limits);
+  let generation: NodeJS.Timeout | undefined;
   try {
     if (!response.ok || !response.body) {
       await readJson(url, response, limits.apiKey !== undefined);
@@ -225,6 +228,9 @@ export async function* streamJson(base: string, path: string, body: unknown, lim
         if (failure) throw new ServerError(url, "http", failure.message ?? JSON.stringify(failure), failure.code);
         if (limits.isProgress?.(parsed as Json) ?? true) {
           stalled = 0;
+          if (generation === undefined && limits.generationMs !== undefined) {
+            generation = setTimeout(() => controller.abort(new ServerTimeout(`not finished within ${limits.generationMs} ms of its first token`)), limits.generationMs);
+          }
           timer.arm(limits.idleMs ?? limits.answerMs, "no progress");
         } else if (limits.maxStalledEvents !== undefined && ++stalled > limits.maxStalledEvents) {
           // A stall, as a silence is, only faster: the same kind, so a group moves the run to another server alike.
@@ -237,6 +243,7 @@ export async function* streamJson(base: string, path: string, body: unknown, lim
   } catch (error) {
     throw transportFailure(url, error, controller, limits.signal, true);
   } finally {
+    clearTimeout(generation);
     dispose();
     controller.abort();
   }

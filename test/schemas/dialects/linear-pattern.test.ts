@@ -34,6 +34,12 @@ describe("patterns run in linear time (RE2 semantics, re2js)", () => {
       ["^\\p{L}+$", "été", true],
       ["^.$", "😀", true],
       ["^a$", "a\n", false],
+      // ECMAScript's \s: NBSP and the ideographic space are whitespace (RE2's own \s is ASCII only).
+      ["^\\S+$", "a\u00a0b", false],
+      ["^[\\s\\d]+$", " 1\u3000", true],
+      ["^[^\\s]+$", "a\u00a0", false],
+      // A surrogate pair written as two escapes is the one character it writes.
+      ["^\\uD83D\\uDE00$", "😀", true],
     ];
     for (const [source, text, expected] of cases) {
       const matcher = linearPattern(source);
@@ -46,6 +52,9 @@ describe("patterns run in linear time (RE2 semantics, re2js)", () => {
   it.each([
     ["a backreference", { type: "object", properties: { word: { type: "string", pattern: "^(a)\\1$" } } }, "pattern", "/properties/word"],
     ["a lookahead", { type: "object", properties: { code: { type: "string", pattern: "^(?=.*\\d)[a-z0-9]+$" } } }, "pattern", "/properties/code"],
+    ["a named backreference (re2js would read \\k<q> as the letters k<q>)", { type: "object", properties: { word: { type: "string", pattern: "^(?<q>a)\\k<q>$" } } }, "pattern", "/properties/word"],
+    ["a program too large to check quickly", { type: "object", properties: { text: { type: "string", pattern: `${"[a-z]{0,1000}".repeat(20)}[0-9]` } } }, "pattern", "/properties/text"],
+    ["patterns too large together", { type: "object", properties: Object.fromEntries(Array.from({ length: 30 }, (_, index) => [`p${index}`, { type: "string", pattern: `^[a-z]{0,900}${index}$` }])) }, "pattern", expect.stringMatching(/^\/properties\/p\d+$/)],
     ["a lookbehind key", { type: "object", patternProperties: { "(?<=x)y": { type: "string" } }, additionalProperties: false }, "patternProperties", "/patternProperties/(?<=x)y"],
   ])("refuses %s when the tool is made, with its keyword and path, before anything runs it", (_what, params, keyword, path) => {
     let refused: unknown;
