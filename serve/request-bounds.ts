@@ -78,32 +78,24 @@ function tooDeep(value: unknown, maxDepth: number): string | null {
   return null;
 }
 
-/** Objects (not arrays) anywhere in a value. */
-function objectCount(value: unknown): number {
-  let count = 0;
+/** Objects (not arrays) anywhere in a value, and characters in its strings (keys included): one iterative walk. */
+function tally(value: unknown): { objects: number; characters: number } {
+  const counted = { objects: 0, characters: 0 };
   const stack = [value];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (node === null || typeof node !== "object") continue;
-    if (!Array.isArray(node)) count++;
-    for (const item of Object.values(node)) if (item !== null && typeof item === "object") stack.push(item);
-  }
-  return count;
-}
-
-/** Characters in every string anywhere in a value (keys included). */
-function stringCharacters(value: unknown): number {
-  let count = 0;
-  const stack = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node === "string") count += node.length;
+    if (typeof node === "string") counted.characters += node.length;
     else if (node !== null && typeof node === "object") {
+      const isObject = !Array.isArray(node);
+      if (isObject) counted.objects++;
       for (const [key, item] of Object.entries(node)) {
-        if (!Array.isArray(node)) count += key.length;
+        if (isObject) counted.characters += key.length;
         stack.push(item);
       }
     }
   }
-  return count;
+  return counted;
 }
+
+const objectCount = (value: unknown) => tally(value).objects;
+const stringCharacters = (value: unknown) => tally(value).characters;

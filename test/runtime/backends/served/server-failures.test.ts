@@ -224,15 +224,14 @@ describe("a run on a server that fails", () => {
   for (const [name, behave, message] of failures) {
     it(`a server that ${name} fails the run with server-failed, promptly`, async () => {
       const server = await fake({ override: (path, body, response) => streamed(path, body) && (behave(response), true) });
-      const model = await connect(server.url);
-      const started = performance.now();
+      // Where a cap ends the step (a count of lines, events or bytes), timers far longer than the test: the cap wins however loaded the machine.
+      const model = await connect(server.url, /timeout/.test(message.source) ? {} : { answerMs: 60_000, idleMs: 60_000 });
       const result = await run(model);
       expect(result.status).toBe("failed");
       expect(result.reason).toBe("model-error");
       expect(result.error?.code).toBe("server-failed");
       expect(result.error?.message).toMatch(message);
       expect(result.answer).toBeNull();
-      expect(performance.now() - started).toBeLessThan(5000);
     });
   }
 
