@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { packageVersion } from "./package-version.js";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
@@ -37,6 +38,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   let code: number = EXIT.answered;
   const program = new Command("narrowgauge")
     .description("Grammar-first tool-using agents on small local models.")
+    .version(packageVersion(), "-V, --version", "print narrowgauge's version")
     .addHelpText("after", `\n${EXIT_CODES}`)
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
