@@ -42,10 +42,10 @@ describe("connecting to a server", () => {
 
   it("a server that never answers is a ServerError (timeout) within the connect limit", async () => {
     const server = await fake({ override: () => true /* never answers */ });
-    const started = performance.now();
     const error = await rejection(connectServer(server.url, { connectMs: 300 }));
+    // The connect limit's own timer ended it (its message names the limit): no clock is read here, so load cannot fail this.
     expect((error as ServerError).kind).toBe("timeout");
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect((error as ServerError).message).toMatch(/within 300 ms/);
   });
 
   it("a server that answers garbage is a ServerError (protocol)", async () => {
@@ -246,10 +246,9 @@ describe("a run on a server that fails", () => {
     const model = await connect(server.url, { idleMs: 60_000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const started = performance.now();
     const result = await runAgent({ model, tools: weatherTools, task, profile: "none", signal: controller.signal });
+    // The stream stays open and idleMs is a minute: only the abort can end the run as "aborted" (a timer would end it as a failure).
     expect(result.status).toBe("aborted");
-    expect(performance.now() - started).toBeLessThan(2500);
   });
 });
 
