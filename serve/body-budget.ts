@@ -38,8 +38,4 @@ export class BodyBudget {
   give(bytes: number): void {
     this.held = Math.max(0, this.held - bytes);
   }
-
-  get inUse(): number {
-    return this.held;
-  }
 }

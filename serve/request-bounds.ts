@@ -41,7 +41,9 @@ export function requestBoundsRefusal(body: unknown, bounds: RequestBounds): Open
   const tools = Array.isArray(record.tools) ? record.tools : [];
   if (tools.length > bounds.maxTools) return openAIError(400, `${tools.length} tools are more than the ${bounds.maxTools} one request may declare (--max-tools)`, { param: "tools", code: "too_many_tools" });
   const format = record.response_format as { json_schema?: { schema?: unknown } } | null | undefined;
-  const nodes = objectCount(tools) + objectCount(format?.json_schema?.schema);
+  // One walk over the declarations counts what both bounds below read.
+  const declarations = tally([tools, format?.json_schema?.schema]);
+  const nodes = declarations.objects;
   if (nodes > bounds.maxSchemaNodes) return openAIError(400, `the tools' and response format's schemas hold ${nodes} objects, more than the ${bounds.maxSchemaNodes} one request may (--max-schema-nodes)`, { param: "tools", code: "schemas_too_large" });
   if (bounds.maxPromptChars !== null) {
     // What no cut can shorten must fit the context by itself: each message, and the tools' declarations with the response format
@@ -53,13 +55,13 @@ export function requestBoundsRefusal(body: unknown, bounds: RequestBounds): Open
     const messages = Array.isArray(record.messages) ? record.messages : [];
     let total = 0;
     for (const [index, message] of messages.entries()) {
-      const characters = stringCharacters(message);
+      const { characters } = tally(message);
       if (characters > limit) return refuse(`message ${index} holds`, characters, limit, `messages[${index}]`);
       total += characters;
     }
     if (total > limit * CONVERSATION_FACTOR) return refuse("the messages hold", total, limit * CONVERSATION_FACTOR, "messages");
     // Schemas are denser than prose (about 3 characters a token): half the characters already fill the context.
-    const declared = stringCharacters(tools) + stringCharacters(format?.json_schema?.schema);
+    const declared = declarations.characters;
     if (declared > limit / 2) return refuse("the tools' declarations and the response format hold", declared, limit / 2, "tools");
   }
   return null;
@@ -97,5 +99,3 @@ function tally(value: unknown): { objects: number; characters: number } {
   return counted;
 }
 
-const objectCount = (value: unknown) => tally(value).objects;
-const stringCharacters = (value: unknown) => tally(value).characters;

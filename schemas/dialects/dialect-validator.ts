@@ -7,7 +7,7 @@ import { schemaKey } from "../schema-key.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import { checkSchemaDepth } from "../schema-depth.js";
 import { AJV_OPTIONS, ajvCompileError, withFormats } from "./ajv-setup.js";
-import { linearPattern, MAX_PROGRAM } from "./linear-pattern.js";
+import { checkedPattern, MAX_PROGRAM } from "./linear-pattern.js";
 import { readDialect, type SchemaDialect } from "./schema-dialect.js";
 
 type AnyAjv = Pick<Ajv, "compile" | "validateSchema" | "errors" | "addFormat">;
@@ -92,8 +92,7 @@ function refuseNonLinearPatterns(schema: object): void {
   const seen = new Set<string>();
   let total = 0;
   const refuseIfNonLinear = (keyword: string, pattern: string, path: string): void => {
-    const matcher = linearPattern(pattern);
-    if (typeof matcher === "string") throw new UnsupportedSchemaError(keyword, path, matcher);
+    const matcher = checkedPattern(keyword, pattern, path);
     if (seen.has(pattern)) return;
     seen.add(pattern);
     total += matcher.size;

@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import { BoundedCache } from "../../base/bounded-cache.js";
+import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 
 /**
  * A schema's `pattern` (and `patternProperties`' keys) as a linear-time
@@ -59,6 +60,13 @@ export function linearPattern(source: string): LinearPattern | string {
       return refused(error instanceof Error ? error.message.replace(/^error parsing regexp: /, "") : String(error));
     }
   });
+}
+
+/** The pattern's matcher; a pattern the engine cannot run quickly is an UnsupportedSchemaError naming `keyword` and `path`. */
+export function checkedPattern(keyword: string, pattern: string, path: string): LinearPattern {
+  const matcher = linearPattern(pattern);
+  if (typeof matcher === "string") throw new UnsupportedSchemaError(keyword, path, matcher);
+  return matcher;
 }
 
 /** `\uD83D\uDE00` as the one code point it writes (`\u{1F600}`): RE2 reads each half as a code point of its own, which no text holds. */

@@ -1,7 +1,7 @@
 import { gbnfLiteral } from "../gbnf-literal.js";
 import { repeat, sequence, sequenceOf } from "../gbnf-rules.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
-import { linearPattern } from "../dialects/linear-pattern.js";
+import { checkedPattern } from "../dialects/linear-pattern.js";
 import { orderedEntries, writableKey, writeKey } from "../../base/value-notation.js";
 import { emitJsonValue, emitMapOf, mapKey } from "./json-value.js";
 import { integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
@@ -32,10 +32,7 @@ export const OBJECT_KEYWORDS: readonly KeywordDefinition[] = [
     example: { schema: { type: "object", patternProperties: { "^a": { type: "integer" } }, additionalProperties: false }, unwritable: { a: "x" }, checked: { b: 1 } },
     validate(value, path) {
       if (value === null || typeof value !== "object" || Array.isArray(value)) throw new UnsupportedSchemaError("patternProperties", path, "must be an object of patterns to schemas");
-      for (const pattern of Object.keys(value)) {
-        const matcher = linearPattern(pattern);
-        if (typeof matcher === "string") throw new UnsupportedSchemaError("patternProperties", `${path}/patternProperties/${pattern}`, matcher);
-      }
+      for (const pattern of Object.keys(value)) checkedPattern("patternProperties", pattern, `${path}/patternProperties/${pattern}`);
     },
   },
 ];

@@ -2,7 +2,7 @@ import { gbnfLiteral } from "../gbnf-literal.js";
 import { rawCharClass, repeat, sequence } from "../gbnf-rules.js";
 import { AFTER_PYTHON_STRING, STRING_QUOTES, UNWRITABLE_CHARACTERS } from "../../base/value-notation.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
-import { linearPattern } from "../dialects/linear-pattern.js";
+import { checkedPattern } from "../dialects/linear-pattern.js";
 import { GBNF_REPETITION_LIMIT, integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
 
 /**
@@ -21,8 +21,7 @@ export const STRING_KEYWORDS: readonly KeywordDefinition[] = [
     example: { schema: { type: "string", maxLength: 8, pattern: "^[A-Z]+$" }, checked: "abc" },
     validate(value, path) {
       if (typeof value !== "string") throw new UnsupportedSchemaError("pattern", path, "must be a string");
-      const matcher = linearPattern(value);
-      if (typeof matcher === "string") throw new UnsupportedSchemaError("pattern", path, matcher);
+      checkedPattern("pattern", value, path);
     },
   },
   // narrowgauge's own: the string is printable ASCII only (no byte tokens, so never invalid UTF-8).
