@@ -32,6 +32,7 @@ export { adoptTools, type AiSdkToolLike, type OpenAIFunctionTool, type ToolsInpu
 export type { ParsedArgs } from "./runtime/tools/foreign/foreign-schema.js";
 export { ToolRegistry, type ExecuteOptions } from "./runtime/tools/tool-registry.js";
 export { ToolDefinitionError } from "./runtime/tools/tool-definition-error.js";
+export { destructiveReason, needsApproval, readsAsDestructive, type Approval, type ApprovalRequest, type Approve } from "./runtime/tools/tool-approval.js";
 export type { Observation, ToolFailureCode } from "./runtime/tools/tool-observation.js";
 export { chatModelFunctions } from "./runtime/history/documented-functions.js";
 export { modelFacingName } from "./runtime/tools/tool-names.js";

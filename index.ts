@@ -8,8 +8,13 @@ export * from "./core.js";
 
 // What needs Node: models by path or URI, llama-server, tools modules and MCP servers, one sampled value
 export { loadTools, ToolsModuleError } from "./runtime/tools/load-tools.js";
-export { MAX_TOOL_PAGES, mcpTools, McpToolError, McpToolListError, type McpToolSet, type McpToolsOptions } from "./runtime/tools/mcp-tools.js";
-export { connectMcpServer, McpConnectError, type McpConnection, type McpServerSpec } from "./runtime/tools/mcp-server.js";
+export { MAX_TOOL_PAGES, mcpTools, McpToolError, McpToolListError, type McpToolSet, type McpToolsOptions } from "./runtime/mcp/mcp-tools.js";
+export { connectMcpServer, McpConnectError, type McpConnection, type McpConnectOptions, type McpServerSpec } from "./runtime/mcp/mcp-server.js";
+export { McpAuthError, type McpRemoteAuth } from "./runtime/mcp/mcp-auth.js";
+export { DEFAULT_REDIRECT_URL, McpSignInError, type AuthorizeHandler, type McpOAuthOptions } from "./runtime/mcp/mcp-oauth-provider.js";
+export { loopbackAuthorization } from "./runtime/mcp/mcp-loopback.js";
+export { MAX_SAMPLED_TOKENS, samplingWithModel, type ModelSamplingOptions } from "./runtime/mcp/mcp-sampling.js";
+export { McpServerRequestError, type McpElicitation, type McpElicitationAnswer, type McpElicitationField, type McpSamplingAnswer, type McpSamplingRequest, type McpServerRequests } from "./runtime/mcp/mcp-server-requests.js";
 export { loadModel, llamaModelPort, type LlamaModelPort } from "./runtime/backends/llama/load-model.js";
 export { openModel, type ModelSource, type OpenModelOptions, type OpenedModel } from "./runtime/backends/llama/open-model.js";
 export { ModelDownloadError, type DownloadOptions } from "./runtime/backends/llama/model-download.js";

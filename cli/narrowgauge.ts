@@ -3,18 +3,20 @@ import { packageVersion } from "./package-version.js";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
-import { loadTools, NarrowgaugeError } from "../index.js";
+import { loadTools, McpAuthError, McpConnectError, NarrowgaugeError } from "../index.js";
 import { WEATHER_TASK, weatherTools } from "../demos/weather-tools.js";
 import { addAgentFlags, addModelFlags, UsageError, type FlagValues } from "./agent-flags.js";
 import { collect, mountMcpServers } from "./mcp-flags.js";
+import { addMcpAuthFlags, remoteAuthFromFlags, type McpAuthFlags } from "./mcp-auth-flags.js";
 import { probeCommand } from "./probe-command.js";
-import { checkTracePath, EXIT, runAndReport } from "./run-command.js";
+import { checkTracePath, EXIT, runAndReport, type CliModel } from "./run-command.js";
 import { serveCommand } from "./serve-command.js";
 import { serverCommand } from "./server-command.js";
 import { spyCommand } from "./spy-command.js";
+import { commandLineApproval } from "./terminal-approval.js";
 import { traceCommand } from "./trace-command.js";
 
-const EXIT_CODES = "Exit codes: 0 answered, 1 failed or aborted, 2 bad usage or a model that cannot load.";
+const EXIT_CODES = "Exit codes: 0 answered, 1 failed or aborted (an MCP server that will not start or refuses the credentials too), 2 bad usage or a model that cannot load.";
 
 const DEMO_HELP = [
   "Without --model: the trained demo model (4.8M parameters, shipped with narrowgauge). It learned these three tools,",
@@ -43,25 +45,32 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
-  addAgentFlags(addModelFlags(program.command("run")))
+  addMcpAuthFlags(addAgentFlags(addModelFlags(program.command("run"))))
     .description("run an agent over the tools a module exports, on one task")
     .option("--tools <module>", "a .ts or .js module exporting tools made with defineTool (TypeScript loads without a build step)")
     .option("--mcp <server>", 'an MCP server\'s tools: "<command and args>" (stdio; split into words as a POSIX shell does, nothing expanded: no operators, no $VARIABLES) or an http(s) URL; repeatable', collect)
-    .option("--allow-destructive <names>", "MCP tools marked destructive that may run (comma-separated, or all); by default they are switched off", (text: string) => text.split(",").map((name) => name.trim()))
+    .option("--allow-destructive <names>", "tools that need approval (destructive MCP tools, tools whose annotations say destructive) that run without asking (comma-separated, or all); by default each call is asked on a terminal, and they are switched off where none can be asked", (text: string) => text.split(",").map((name) => name.trim()))
+    .option("--mcp-roots", "offer the working directory to --mcp servers as their root (MCP roots); by default none is offered")
+    .option("--mcp-sampling", "answer --mcp servers' sampling requests with the run's model without asking; by default each is asked on a terminal, and sampling is not offered without one")
     .option("--json", "print the result object as JSON on stdout, and nothing else")
     .option("--trace <file>", "write the run as a self-contained HTML page")
     .argument("<task>", "the question or instruction")
     .addHelpText("after", `\n${EXIT_CODES}`)
-    .action(async (task: string, flags: FlagValues & { tools?: string; mcp?: string[]; allowDestructive?: string[]; json?: boolean; trace?: string }) => {
+    .action(async (task: string, flags: FlagValues & McpAuthFlags & { tools?: string; mcp?: string[]; allowDestructive?: string[]; mcpRoots?: boolean; mcpSampling?: boolean; json?: boolean; trace?: string }) => {
       if (!task.trim()) throw new UsageError("the task must not be empty");
       if (!flags.tools && !flags.mcp) throw new UsageError("give the tools: --tools <module>, --mcp <server>, or both");
       // Real tools are not called by a random model on a guess: the model is named (tiny, the random test model, on purpose).
       if (!flags.model) throw new UsageError("give the model: --model <file.gguf>, a llama-server URL, demo (the trained weather model), or tiny (random weights, for testing); `narrowgauge server start --model <file.gguf>` serves one");
       await checkTracePath(flags.trace);
       const own = flags.tools ? await loadTools(flags.tools) : [];
-      const mounted = flags.mcp ? await mountMcpServers(flags.mcp, flags.allowDestructive) : null;
+      let model: CliModel | null = null;
+      const auth = remoteAuthFromFlags(flags, (line) => process.stderr.write(`${line}\n`));
+      const mounted = flags.mcp
+        ? await mountMcpServers(flags.mcp, { ...(flags.allowDestructive ? { allowDestructive: flags.allowDestructive } : {}), auth, roots: flags.mcpRoots === true, sampling: flags.mcpSampling === true, model: () => model })
+        : null;
       try {
-        code = await runAndReport({ flags, tools: [...own, ...(mounted?.tools ?? [])], task, defaultModel: "tiny" });
+        const { tools, approve } = commandLineApproval([...own, ...(mounted?.tools ?? [])], { allowDestructive: flags.allowDestructive, disabledTools: flags.disabledTools as string[] | undefined });
+        code = await runAndReport({ flags, tools, task, defaultModel: "tiny", defaults: approve ? { approve } : {}, onModel: (loaded) => (model = loaded) });
       } finally {
         await mounted?.close();
       }
@@ -99,6 +108,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.answered : EXIT.usage;
+    // A server that will not start, or refuses the credentials, is a run that failed (the message says what to pass), not bad usage.
+    if (error instanceof McpConnectError || error instanceof McpAuthError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.failed;
+    }
     // Bad usage, and configuration the library refuses before any model call (a tools module that does not load, a tool definition that does not hold together, an option out of range).
     if (error instanceof UsageError || error instanceof NarrowgaugeError || error instanceof RangeError) {
       process.stderr.write(`${error.message}\n`);

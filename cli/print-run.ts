@@ -15,13 +15,14 @@ const short = (value: unknown, max = 100): string => {
 const NOTABLE = new Set<GuardDecision["kind"]>(["switch-off", "ban", "force-final", "judge", "nudge", "skip"]);
 const isNotable = (decision: GuardDecision) => NOTABLE.has(decision.kind) || (decision.kind === "refuse" && decision.check === "deferral");
 
-/** Which tools the prompt shows, when it cannot show them all: how many, how they were chosen, and what was left out. */
+/** Which tools the prompt shows, when it cannot show them all as written: how many, how they were chosen, and what was left out. */
 function shortlistLine(shortlist: ToolShortlist): string {
   const total = shortlist.shown.length + shortlist.left.length;
   const off = shortlist.left.filter((entry) => entry.kind === "off").map((entry) => entry.name);
   const ranked = shortlist.left.filter((entry) => entry.kind !== "off").map((entry) => entry.name);
   return [
     `Tools: ${shortlist.shown.length} of ${total} shown${shortlist.compact ? ", each by its first sentence," : ""} to fit ${shortlist.budget} tokens (--tool-share of the context): ${shortlist.shown.join(", ")}`,
+    ...(shortlist.minimal.length > 0 ? [`  by their parameters' names and types alone (each one's documentation alone outgrew that): ${shortlist.minimal.join(", ")}`] : []),
     ...(ranked.length > 0 ? [`  left out (the task's words matched them less): ${ranked.join(", ")}`] : []),
     ...(off.length > 0 ? [`  left out (never offered: switched off or disabled): ${off.join(", ")}`] : []),
   ].join("\n");
@@ -48,7 +49,7 @@ export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint;
         if (event.codecFallback) write(paint.dim(`        steps written as ${event.codec}: ${event.codecFallback}`));
         if (event.model.builtIn) write(paint.dim("        built-in tiny model: random weights, so its thoughts and answers are gibberish; only the grammar keeps it on the rails."));
         for (const line of options.intro ?? []) write(paint.dim(line));
-        if (event.shortlist.left.length > 0) write(shortlistLine(event.shortlist));
+        if (event.shortlist.left.length > 0 || event.shortlist.minimal.length > 0) write(shortlistLine(event.shortlist));
         return;
       case "text": {
         if (!options.live) return;
@@ -92,7 +93,7 @@ export function runPrinter(options: { spy: boolean; live: boolean; paint: Paint;
         } else if (turn.failure) {
           write(paint.red(`  unusable output (${turn.failure.code}): ${short(turn.raw)}`));
         }
-        if (turn.tool) write(`  ${turn.tool.ok ? "result" : turn.check === "repeat" ? "repeat" : "refused"}:  ${short(turn.tool.result, 200)}`);
+        if (turn.tool) write(`  ${turn.tool.ok ? "result" : turn.check === "repeat" ? "repeat" : turn.check === "declined" ? "declined" : "refused"}:  ${short(turn.tool.result, 200)}`);
         else if (turn.check && turn.check !== "ok" && turn.check !== "invalid") write(`  check:   ${turn.check}`);
         return;
       }

@@ -13,6 +13,8 @@ export interface RunRequest {
   flags: FlagValues & { json?: boolean; trace?: string };
   tools: readonly Tool[];
   task: string;
+  /** Told the model once it is open (what MCP servers' sampling requests are answered with). */
+  onModel?: (model: CliModel) => void;
   /** The model when --model is absent. */
   defaultModel: string;
   /** Overrides the flags leave alone (the demo's turn budget). */
@@ -73,6 +75,7 @@ export async function runAndReport(request: RunRequest): Promise<number> {
   const { flags } = request;
   const model = await loadCliModel(flags.model ?? request.defaultModel, flags);
   if (!model) return EXIT.usage;
+  request.onModel?.(model);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once("SIGINT", onSignal);

@@ -8,7 +8,8 @@ export type CallCheck =
   | "ungrounded" // a number in the arguments came from nowhere (G4); not executed
   | "repeat" // same tool and arguments as an earlier call (G5); answered from the ledger
   | "banned" // the tool was banned or hidden this turn; not executed
-  | "outside-view"; // a value outside this turn's narrowed domain; not executed
+  | "outside-view" // a value outside this turn's narrowed domain; not executed
+  | "declined"; // the person asked (runAgent's `approve`) said no; not executed
 
 export interface ToolInfo {
   name: string;

@@ -37,7 +37,7 @@ export class PeerRecorder {
     const record = {
       task: this.task, reason, profile: "none" as const, codec: "node-llama-cpp" as const, toolRequired: false, judgements: [], turns: this.turns, dropped: [],
       // node-llama-cpp documents every tool it is given; what a turn offered is on the turn.
-      tools: { shown: [...new Set(this.turns.flatMap((turn) => turn.visible.tools))], left: [], compact: false, promptTokens: this.turns[0]?.prompt.tokens ?? null, budget: null },
+      tools: { shown: [...new Set(this.turns.flatMap((turn) => turn.visible.tools))], left: [], compact: false, minimal: [], promptTokens: this.turns[0]?.prompt.tokens ?? null, budget: null },
       model: this.model,
       tokens: { prompt: sum((turn) => turn.prompt.tokens), evaluated: sum((turn) => turn.prompt.evaluated), generated: sum((turn) => turn.generatedTokens) },
       ms: { total: performance.now() - this.started, render: 0, grammar: 0, prompt: 0, sampling: sum((turn) => turn.ms.sampling), tool: sum((turn) => turn.ms.tool), judgements: 0 },

@@ -70,6 +70,8 @@ export const WITHHELD = {
   banned: (failures: number) => `it failed ${failures} times`,
   /** A5. */
   switchedOff: "switched off for this run",
+  /** A5: the person declined a call of it (runAgent's `approve`). */
+  declined: "the person declined to run it",
   /** G4: a required number has no grounded candidate yet. */
   noGroundedNumber: (parameter: string) => `no grounded number can fill ${parameter} yet`,
   /** G5: every value of its one parameter has been fetched. */
@@ -91,6 +93,8 @@ export const REFUSED = {
   ungroundedNumber: (numbers: readonly number[], tool: string, suppliers: ReadonlyArray<{ tool: string; provides: string }>) =>
     `${list(numbers)} is not a number from the request or any tool result, so ${tool} was not run. ` +
     (suppliers.length > 0 ? suppliers.map((supplier) => `Use ${supplier.tool} to fetch ${supplier.provides} first.`).join(" ") : "Use a number from the request, or fetch it with a tool first."),
+  /** The person asked (runAgent's `approve`) said no: the call did not run, and the tool leaves the union (A5). */
+  declined: (tool: string) => `The person declined this call of ${tool}, so it did not run, and ${tool} will not be offered again.`,
   /** G5: the ledger's answer to a repeated call, beside the earlier result. */
   repeat: (turn: number) =>
     `You already made this exact call on turn ${turn}. Its result is below and will not change. Use what you have, try different arguments, or answer and say what is missing.`,
@@ -101,6 +105,8 @@ export const TOOL_FAILED = {
   unknownTool: (tool: string, available: readonly string[]) => `unknown tool "${tool}"; available: ${list(available)}`,
   protoKey: (tool: string) => `invalid arguments for ${tool}: "__proto__" is not accepted as a property name`,
   aborted: (tool: string) => `the run was aborted while ${tool} ran`,
+  /** The run was aborted while a person was asked whether the call may run (runAgent's `approve`). */
+  abortedAsking: (tool: string) => `the run was aborted while the person was asked whether ${tool} may run`,
   timedOut: (tool: string, ms: number) => `${tool} timed out after ${ms} ms`,
   threw: (tool: string, message: string) => `${tool} failed: ${message}`,
   unserialisable: (message: string) => `the tool returned a value that is not JSON-serialisable: ${message}`,

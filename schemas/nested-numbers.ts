@@ -111,6 +111,14 @@ export function narrowNestedNumbers(params: object, allowed: readonly number[]):
         take("items", visited.slice(0, first));
         take("maxItems", Math.min(first, typeof node.maxItems === "number" ? node.maxItems : first));
       } else if (visited.some((child, index) => child !== tuple[index])) take("items", visited);
+      // A tuple's further items: their schema's numbers, or any value's.
+      if (isSchema(node.additionalItems)) {
+        const rest = visit(node.additionalItems, `${path}[]`, true);
+        if (rest === UNWRITABLE) {
+          if (minItems > tuple.length) return unwritable(`${path}[]`);
+          take("additionalItems", false);
+        } else if (rest !== node.additionalItems) take("additionalItems", rest);
+      } else if (node.additionalItems === undefined || node.additionalItems === true) take("additionalItems", { "x-free-numbers": [...allowed] });
     }
     for (const key of ["anyOf", "oneOf"] as const) {
       const branches = node[key];

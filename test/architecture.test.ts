@@ -91,6 +91,8 @@ const MAY_IMPORT: Array<[room: string, allowed: string[]]> = [
   ["runtime/codec/", ["base/", "schemas/", "prompts/", "runtime/engine/", "runtime/history/"]],
   // The loop reaches models through the port alone: no backend.
   ["runtime/loop/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/", "runtime/tools/", "runtime/codec/", "runtime/questions/"]],
+  // MCP servers: the connection (transports, credentials, what a server asks back, a sampling answered by a model) and their tools as narrowgauge tools.
+  ["runtime/mcp/", ["base/", "schemas/", "prompts/", "runtime/gguf/", "runtime/engine/", "runtime/tools/", "runtime/compatible/"]],
   // A guarded step of a conversation the caller holds (OpenAI-style messages): the loop's own turns, the state read off the messages.
   ["runtime/compatible/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/", "runtime/tools/", "runtime/codec/", "runtime/loop/", "runtime/questions/"]],
   // The page's entry: the public API without what needs Node, the trace view; its demo page builds on it alone (and the demo's tools).

@@ -68,7 +68,7 @@ function droppedCard(result: RunResult): SafeHtml | string {
   return html`<section class="card" id="dropped"><div class="row"><h3>Earlier exchanges that left the prompt</h3></div><dl>${rows}</dl></section>`;
 }
 
-const CHECK_CLASS: Record<string, string> = { ok: "ok", error: "refused", invalid: "refused", "bad-arguments": "refused", banned: "refused", "outside-view": "refused", ungrounded: "refused", repeat: "warn", hidden: "refused", nudged: "warn", "ungrounded-accepted": "warn", incomplete: "refused", misattributed: "refused" };
+const CHECK_CLASS: Record<string, string> = { ok: "ok", error: "refused", invalid: "refused", "bad-arguments": "refused", banned: "refused", "outside-view": "refused", declined: "refused", ungrounded: "refused", repeat: "warn", hidden: "refused", nudged: "warn", "ungrounded-accepted": "warn", incomplete: "refused", misattributed: "refused" };
 
 function turnCard(turn: TurnRecord): SafeHtml {
   const reused = turn.prompt.tokens - turn.prompt.evaluated;

@@ -23,7 +23,7 @@ export const ENGINES = {
     },
     postCheck: (schema, value) => toolArgumentIssues(normalized.get(schemaKey(schema)) ?? schema, schema, value),
   },
-  /** The schema as written, straight into the compiler: compileGbnf, then validateAgainst (draft-07 ajv); what a direct compileGbnf caller gets. */
+  /** What a direct compileGbnf caller gets: compileGbnf (which reads the schema as the tool engine does: readSchema), then validateAgainst (draft-07 ajv) on the schema as written. */
   "compile-gbnf": {
     compile: (schema) => compileGbnf(schema),
     postCheck: (schema, value) => validateAgainst(schema, value),

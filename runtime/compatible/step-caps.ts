@@ -1,4 +1,5 @@
 import { RUN_DEFAULTS } from "../loop/run-config.js";
+import { GBNF_STRING_LIMIT } from "../../schemas/gbnf-compiler.js";
 import type { GuardedStepOptions } from "./guarded-step.js";
 
 /** How many strings with no bound of their own a value of this schema holds at most: what the default string cap multiplies (arrays at most `items` long). */
@@ -34,7 +35,7 @@ export function stepCaps(maxTokens: number, tools: unknown): Pick<GuardedStepOpt
     maxTokensPerStep: maxTokens,
     thoughtMaxLength: Math.floor(maxTokens / 4),
     answerMaxLength: Math.max(1, Math.floor(maxTokens / 2)),
-    defaultMaxLength: Math.floor(maxTokens / 2 / strings(items)),
+    defaultMaxLength: Math.min(GBNF_STRING_LIMIT, Math.floor(maxTokens / 2 / strings(items))),
     defaultMaxItems: items,
   };
 }
@@ -42,9 +43,14 @@ export function stepCaps(maxTokens: number, tools: unknown): Pick<GuardedStepOpt
 /** The caps a step takes (stepCaps'). */
 export type StepCaps = ReturnType<typeof stepCaps>;
 
-/** `caps` (a request's), each at most the same cap in `own` (a server's or provider's options; runAgent's default where they set none). */
+/**
+ * `caps` (a request's), each at most the same cap in `own` (a server's or
+ * provider's options; runAgent's default where they set none, and none for
+ * defaultMaxLength, whose default is the step's room: max_tokens' cap holds).
+ */
 export function smallerCaps(own: Partial<StepCaps>, caps: Partial<StepCaps>): Partial<StepCaps> {
+  const defaults: Partial<StepCaps> = RUN_DEFAULTS;
   const capped: Partial<StepCaps> = {};
-  for (const key of Object.keys(caps) as Array<keyof StepCaps>) if (caps[key] !== undefined) capped[key] = Math.min(caps[key]!, own[key] ?? RUN_DEFAULTS[key]);
+  for (const key of Object.keys(caps) as Array<keyof StepCaps>) if (caps[key] !== undefined) capped[key] = Math.min(caps[key]!, own[key] ?? defaults[key] ?? caps[key]!);
   return capped;
 }

@@ -5,7 +5,8 @@ import type { CallVerdict, GuardDecision } from "../../guards/guard.js";
 import type { CallAttempt, RunState } from "../../guards/run-state.js";
 import { describeIssues } from "../../schemas/validator-cache.js";
 import type { LogicalStep } from "../codec/step-codec.js";
-import { cutObservation, type Observation } from "../tools/tool-observation.js";
+import { askApproval, type Approval } from "../tools/tool-approval.js";
+import { cutObservation, errorObservation, type Observation } from "../tools/tool-observation.js";
 import type { TurnAction } from "./finish-turn.js";
 import type { StepOutcome } from "./interpret-step.js";
 import type { Question } from "./question.js";
@@ -24,6 +25,13 @@ function execute(question: Question, turn: number, call: { name: string; args: u
   const { config, recorder, conversation } = question;
   recorder.emit({ type: "tool-start", index: turn, name: call.name, args: call.args });
   return conversation.registry.execute(call.name, call.args, { signal: config.signal, turn, timeoutMs: config.toolTimeoutMs, maxResultChars: config.maxResultChars });
+}
+
+/** Asks runAgent's `approve` about a call, where its tool needs approval (see askApproval); an `always` holds for the rest of the conversation. */
+function askFor(question: Question, turn: number, call: { name: string; args: unknown }) {
+  const { config, conversation } = question;
+  const tool = conversation.registry.get(call.name)!;
+  return askApproval({ approve: config.approve, signal: config.signal, granted: conversation.granted }, tool, { tool: conversation.registry.naming.original(call.name), args: call.args, turn });
 }
 
 /** What the model was shown of a call it may not make, or that failed the tool's own schema. */
@@ -49,7 +57,11 @@ export async function actOnCall(question: Question, state: RunState, outcome: Ex
     const attempt: CallAttempt = { turn: state.turn, name: outcome.name, args: outcome.args, key: callKey(outcome.name, outcome.args), check: "ok", result: null, evidence: null };
     return { check: "ok", decisions: [], attempt, tool: null, final: false, ms, aborted: false, handedOff: true };
   }
+  // A call that passed every check may still wait for a person (runAgent's `approve`): refused first, asked second.
+  const asked = verdict?.check === "ok" ? await askFor(question, state.turn, outcome) : null;
   if (!verdict || verdict.check !== "ok") observation = refused(outcome, verdict);
+  else if (asked?.kind === "declined") observation = errorObservation("declined", REFUSED.declined(outcome.name));
+  else if (asked?.kind === "aborted") observation = errorObservation("aborted", TOOL_FAILED.abortedAsking(outcome.name));
   else {
     const started = performance.now();
     observation = await execute(question, state.turn, outcome);
@@ -59,11 +71,14 @@ export async function actOnCall(question: Question, state: RunState, outcome: Ex
   const measuring = performance.now();
   observation = fitToContext(question, input, { raw, step: outcome.step, name: outcome.name, args: outcome.args }, observation);
   ms.render = performance.now() - measuring;
-  const check = verdict === null ? "bad-arguments" : verdict.check !== "ok" ? verdict.check : observation.ok ? "ok" : "error";
+  const check = verdict === null ? "bad-arguments" : verdict.check !== "ok" ? verdict.check : asked?.kind === "declined" ? "declined" : observation.ok ? "ok" : "error";
   const attempt: CallAttempt = { turn: state.turn, name: outcome.name, args: outcome.args, key: callKey(outcome.name, outcome.args), check, result: observation.result, evidence: observation.ok ? observation.evidence : null };
   if (verdict?.repeatOf !== undefined && check !== "repeat") attempt.repeatOf = verdict.repeatOf;
-  const failure = observation.ok ? null : { code: observation.code, message: failureMessage(observation.result) };
-  const tool = { name: attempt.name, args: attempt.args, ok: observation.ok, result: attempt.result, failure };
+  // The record says what a throwing `approve` threw; the model was told the person declined.
+  const message = asked?.kind === "declined" && asked.thrown !== undefined ? `approve threw, read as no: ${asked.thrown}` : failureMessage(observation.result);
+  const failure = observation.ok ? null : { code: observation.code, message };
+  const approval: Approval | undefined = asked?.kind === "declined" ? "no" : asked?.kind === "run" ? asked.approval : undefined;
+  const tool = { name: attempt.name, args: attempt.args, ok: observation.ok, result: attempt.result, failure, ...(approval ? { approval } : {}) };
   if (check === "ok" || check === "error") recorder.emit({ type: "tool-end", index: state.turn, tool });
   return { check, decisions: verdict ? refusal(outcome.name, verdict) : [], attempt, tool, final: false, ms, aborted: !observation.ok && observation.code === "aborted" };
 }

@@ -5,6 +5,7 @@ import { buildStepSchema, stepParts } from "../../schemas/step-schema.js";
 import { GrammarRejectedError } from "../engine/model-errors.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { RunConfig } from "./run-config.js";
+import { roomStringLength } from "../../schemas/room-string-length.js";
 
 /**
  * Before the first model call: the widest step grammars a run can sample under
@@ -14,8 +15,12 @@ import type { RunConfig } from "./run-config.js";
  * is refused, each tool's and then each parameter's grammar alone find what
  * to name. Parsed grammars are cached by the port.
  */
-export async function checkGrammars(config: Pick<RunConfig, "model" | "profile" | "codec" | "thoughtMaxLength" | "answerMaxLength" | "defaultMaxLength" | "defaultMaxItems" | "freeValueDepth" | "answerSchema">, registry: ToolRegistry): Promise<void> {
-  const bounds = { defaultMaxLength: config.defaultMaxLength, defaultMaxItems: config.defaultMaxItems, freeValueDepth: config.freeValueDepth };
+export async function checkGrammars(
+  config: Pick<RunConfig, "model" | "profile" | "codec" | "thoughtMaxLength" | "answerMaxLength" | "defaultMaxLength" | "defaultMaxItems" | "freeValueDepth" | "answerSchema" | "maxTokensPerStep">,
+  registry: ToolRegistry,
+): Promise<void> {
+  // Strings as long as a step's room can make them: the most a step has.
+  const bounds = { defaultMaxLength: config.defaultMaxLength ?? roomStringLength(config.maxTokensPerStep), defaultMaxItems: config.defaultMaxItems, freeValueDepth: config.freeValueDepth };
   const port = config.model;
   if (!port.checkGrammar) return;
   const check = (gbnf: string) => port.checkGrammar!(gbnf);

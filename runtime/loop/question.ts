@@ -6,6 +6,8 @@ import { adoptTools } from "../tools/foreign/foreign-tools.js";
 import { initialHistory } from "../history/history-items.js";
 import type { ModelSession } from "../engine/model-port.js";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
+import type { Tool } from "../tools/define-tool.js";
+import { needsApproval } from "../tools/tool-approval.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
 import { everyTool, shortlistTools, type ToolShortlist } from "../tools/tool-shortlist.js";
 import { renderHistory } from "../history/render-history.js";
@@ -40,6 +42,8 @@ export interface Conversation {
   held: HeldText | undefined;
   /** Whether the history's last item is a call whose result no prompt has shown yet: the next turn's guard notes go into it (see appendNotes). */
   resultUnshown: boolean;
+  /** Tools a person approved for the rest of the conversation (an `always` to runAgent's `approve`), model-facing names: only ever added to. */
+  readonly granted: Set<string>;
 }
 
 /** One question being answered: a run, or one ask of a conversation. Its facts are its recorder's records. */
@@ -71,7 +75,7 @@ export function createConversation(config: RunConfig): Conversation {
     chosen = shortlistTools({
       task: config.task,
       tools: given.tools,
-      neverOffered: new Set([...config.disabledTools.map((name) => given.naming.model(name)), ...given.tools.filter((tool) => tool.switchedOff).map((tool) => tool.name)]),
+      neverOffered: new Set([...config.disabledTools.map((name) => given.naming.model(name)), ...given.tools.filter((tool) => offForRun(config, tool)).map((tool) => tool.name)]),
       measure: (tools) => {
         const { system, functions } = prelude(tools);
         return renderHistory(config.model, initialHistory(system, config.task), functions).length;
@@ -91,7 +95,7 @@ export function createConversation(config: RunConfig): Conversation {
   return {
     registry,
     given,
-    shortlist: { ...shortlist, shown: shortlist.shown.map(original), left: shortlist.left.map((entry) => ({ ...entry, name: original(entry.name) })) },
+    shortlist: { ...shortlist, shown: shortlist.shown.map(original), left: shortlist.left.map((entry) => ({ ...entry, name: original(entry.name) })), minimal: shortlist.minimal.map(original) },
     functions,
     history: initialHistory(system, config.task),
     earlier: [],
@@ -99,8 +103,12 @@ export function createConversation(config: RunConfig): Conversation {
     dropped: 0,
     held: undefined,
     resultUnshown: false,
+    granted: new Set(),
   };
 }
+
+/** Whether a tool is off for the whole run by its own definition: switched off, or needing approval where no one can be asked (no `approve`). */
+const offForRun = (config: Pick<RunConfig, "approve">, tool: Tool) => tool.switchedOff === true || (config.approve === undefined && needsApproval(tool));
 
 /** The history the prompt shows: the system message, then every exchange that has not left the prompt. */
 export function shownHistory(conversation: Pick<Conversation, "history" | "exchanges" | "dropped">): readonly ChatHistoryItem[] {
@@ -124,7 +132,7 @@ export function stateOf(question: Pick<Question, "config" | "conversation" | "re
       structuredAnswer: config.answerSchema !== null,
       disabled: [
         ...config.disabledTools.map((tool) => conversation.registry.naming.model(tool)).filter((tool) => conversation.registry.get(tool) !== undefined),
-        ...conversation.registry.tools.filter((tool) => tool.switchedOff && !config.disabledTools.includes(conversation.registry.naming.original(tool.name))).map((tool) => tool.name),
+        ...conversation.registry.tools.filter((tool) => offForRun(config, tool) && !config.disabledTools.includes(conversation.registry.naming.original(tool.name))).map((tool) => tool.name),
       ],
     },
     { turns: recorder.factsSoFar, judgements: recorder.judgementsSoFar },

@@ -6,6 +6,7 @@ import type { CodecName } from "../codec/step-codec.js";
 import type { Judgement } from "../questions/ask-question.js";
 import type { ModelDescription } from "../engine/model-port.js";
 import type { ToolShortlist } from "../tools/tool-shortlist.js";
+import type { Approval } from "../tools/tool-approval.js";
 import type { ToolFailureCode } from "../tools/tool-observation.js";
 import type { StepField } from "./step-text-stream.js";
 
@@ -44,6 +45,8 @@ export interface ToolCallRecord {
   result: unknown;
   /** Why the call did not succeed, from a closed set ("refused": a guard stopped it; see the turn's check); null when it succeeded. */
   failure: { code: ToolFailureCode; message: string } | null;
+  /** What the person answered runAgent's `approve` for this call; absent when no one was asked (the tool needs no approval, or was approved `always` before). */
+  approval?: Approval;
 }
 
 export interface TurnRecord {
@@ -59,7 +62,7 @@ export interface TurnRecord {
   /**
    * How the step was judged: "ok", "invalid" (unusable output), a call's
    * check ("ungrounded", "repeat", "banned", "outside-view", "bad-arguments",
-   * "error"), or a final answer's ("hidden", "ungrounded",
+   * "declined", "error"), or a final answer's ("hidden", "ungrounded",
    * "ungrounded-accepted"). Null when the turn never produced a step.
    */
   check: TurnCheck | null;

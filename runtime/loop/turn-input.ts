@@ -13,6 +13,7 @@ import { callsIn, withoutDroppedEnd } from "../codec/prompt-end.js";
 import { commonPrefixLength } from "../engine/common-prefix.js";
 import { shortestStepTokens } from "../history/shortest-step.js";
 import { shownHistory, type Question } from "./question.js";
+import { roomStringLength } from "../../schemas/room-string-length.js";
 
 export interface TurnInput {
   view: View;
@@ -113,7 +114,9 @@ function capsForRoom(free: number, config: Pick<Question["config"], "thoughtMaxL
  * hold the prompt beside a step and the final's reserve, the earliest
  * exchanges are left out (`drop`);
  * on a turn low on context (G8 forces the final), the free text is capped to
- * the room left. Pure: nothing is appended to the conversation until the turn runs.
+ * the room left. A tool argument string without maxLength is bounded by
+ * runAgent's defaultMaxLength, or else by the step's room (roomStringLength).
+ * Pure: nothing is appended to the conversation until the turn runs.
  */
 export function prepareTurn(question: Pick<Question, "config" | "conversation">, state: RunState, noted: readonly string[] = []): TurnInput {
   const { config, conversation } = question;
@@ -128,7 +131,12 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
   });
   const answerSchema = config.answerSchema ? narrowAnswerSchema(config.answerSchema, view.answerNumbers, view.answerSubjects ?? null) : null;
   const callNumber = callsIn(conversation.history) + 1;
-  const grammarFor = (caps: { thought: number; answer: number }, callsShown: number) => {
+  const contextSize = config.model.description.contextSize;
+  // The default string bound: runAgent's defaultMaxLength, else what the step's room allows (the final's reserve kept unless it is this step).
+  const keepsReserve = !state.lowOnContext && !view.forcedFinal;
+  const stringLength = (promptTokens: number, reserve: number) =>
+    config.defaultMaxLength ?? roomStringLength(contextSize === null ? config.maxTokensPerStep : Math.min(config.maxTokensPerStep, contextSize - promptTokens - (keepsReserve ? reserve : 0)));
+  const grammarFor = (caps: { thought: number; answer: number }, callsShown: number, defaultMaxLength: number) => {
     const options: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = {
       tools,
       final: view.final,
@@ -140,27 +148,29 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
     };
     const schema = buildStepSchema(options);
     const parts = { ...stepParts(options), callNumber, callsShown };
-    return { schema, parts, gbnf: config.codec.grammar(schema, parts, { defaultMaxLength: config.defaultMaxLength, defaultMaxItems: config.defaultMaxItems, freeValueDepth: config.freeValueDepth }) };
+    return { schema, parts, gbnf: config.codec.grammar(schema, parts, { defaultMaxLength, defaultMaxItems: config.defaultMaxItems, freeValueDepth: config.freeValueDepth }) };
   };
   const first = renderShownPrompt(question, { notes });
   const renderMs = performance.now() - started;
   const fullCaps = { thought: config.thoughtMaxLength, answer: config.answerMaxLength };
   let caps = fullCaps;
-  let step = grammarFor(caps, first.callsShown);
+  // The shortest step does not depend on the string bound, so the first grammar's bound assumes the usual reserve.
+  const firstLength = stringLength(first.tokens.length, Math.min(config.maxTokensPerStep, config.stepReserve));
+  let step = grammarFor(caps, first.callsShown, firstLength);
   let grammarMs = performance.now() - started - renderMs;
   const shortestStep = shortestStepTokens(config.model, first.llamaText, step.gbnf);
   const reserve = Math.max(shortestStep, Math.min(config.maxTokensPerStep, config.stepReserve));
   const { prompt, drop } = fittedPrompt(question, notes, first, reserve);
-  const contextSize = config.model.description.contextSize;
   if (state.lowOnContext && contextSize !== null) {
     const room = capsForRoom(contextSize - prompt.tokens.length - shortestStep, config);
     if (room.thought < caps.thought || room.answer < caps.answer) caps = room;
   }
-  // Smaller caps, or a prompt that left out exchanges holding calls (a format that opens its call list once opens this call as
-  // the first it shows): the grammar again.
-  if (caps !== fullCaps || prompt.callsShown !== first.callsShown) {
+  const length = stringLength(prompt.tokens.length, reserve);
+  // Smaller caps, a prompt that left out exchanges holding calls (a format that opens its call list once opens this call as
+  // the first it shows), or a room that gives the strings another bound: the grammar again.
+  if (caps !== fullCaps || prompt.callsShown !== first.callsShown || length !== firstLength) {
     const again = performance.now();
-    step = grammarFor(caps, prompt.callsShown);
+    step = grammarFor(caps, prompt.callsShown, length);
     grammarMs += performance.now() - again;
   }
   const { schema, parts, gbnf } = step;

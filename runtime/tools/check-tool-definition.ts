@@ -1,14 +1,12 @@
 import { closestName } from "../../base/closest-name.js";
-import { dialectValidator } from "../../schemas/dialects/dialect-validator.js";
 import { normalizeSchema } from "../../schemas/dialects/normalize-schema.js";
-import { checkOneOfBranchesOnce } from "../../schemas/dialects/one-of-overlap.js";
-import { cachedGbnf } from "../../schemas/grammar-cache.js";
+import { readSchema } from "../../schemas/read-schema.js";
 import { stringEnumValues, topLevelProperties } from "../../schemas/schema-shapes.js";
 import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
 import { ToolDefinitionError } from "./tool-definition-error.js";
 
 /** Every key a tool definition may have (see ToolDefinition). */
-export const TOOL_KEYS = ["name", "description", "params", "run", "timeoutMs", "subjects", "aliases", "provides", "annotations", "switchedOff", "parseArgs"] as const;
+export const TOOL_KEYS = ["name", "description", "params", "run", "timeoutMs", "subjects", "aliases", "provides", "annotations", "needsApproval", "switchedOff", "parseArgs"] as const;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
@@ -64,6 +62,7 @@ export function checkToolDefinition(definition: unknown): void {
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ToolDefinitionError(tool, "timeoutMs", `must be a positive number of milliseconds: ${String(timeoutMs)}`);
   if (definition.provides !== undefined && typeof definition.provides !== "string") throw new ToolDefinitionError(tool, "provides", "must be a string, e.g. \"a city temperature\"");
   if (definition.annotations !== undefined && !isRecord(definition.annotations)) throw new ToolDefinitionError(tool, "annotations", "must be an object of hints, e.g. { destructiveHint: true }");
+  if (definition.needsApproval !== undefined && typeof definition.needsApproval !== "boolean") throw new ToolDefinitionError(tool, "needsApproval", "must be true or false (a function of the call is not supported: approve sees every call of the tool)");
   if (definition.switchedOff !== undefined && typeof definition.switchedOff !== "boolean") throw new ToolDefinitionError(tool, "switchedOff", "must be true or false");
   if (definition.parseArgs !== undefined && typeof definition.parseArgs !== "function") throw new ToolDefinitionError(tool, "parseArgs", "must be a function (args) => { ok, value } | { ok: false, message }");
   const declared = definition.subjects === undefined ? null : subjectDomains(tool, schema, definition.subjects);
@@ -108,16 +107,11 @@ export function checkTool(tool: unknown): object {
 }
 
 /**
- * A tool's parameter schema as a run reads it: normalized (its dialect,
- * references, annotations), compiled to a grammar, a oneOf no call can
- * satisfy refused, and its validator compiled in its own dialect. Returns
- * the normalized schema; throws UnsupportedSchemaError.
+ * A tool's parameter schema as a run reads it: readSchema, the entry
+ * compileGbnf shares (normalized, its validator compiled in its own
+ * dialect, compiled to a grammar, a oneOf no call can satisfy refused).
+ * Returns the normalized schema; throws UnsupportedSchemaError.
  */
 export function readToolParams(params: object): object {
-  const { schema } = normalizeSchema(params);
-  // The validator first: what ajv cannot compile is refused with its keyword before anything else reads the schema.
-  dialectValidator(params);
-  cachedGbnf(schema);
-  checkOneOfBranchesOnce(schema);
-  return schema;
+  return readSchema(params);
 }

@@ -40,9 +40,18 @@ export interface ToolDefinition<Name extends string, Params extends TSchema> ext
   /**
    * Hints about what the tool does, in MCP's vocabulary (`readOnlyHint`,
    * `destructiveHint`, `idempotentHint`, `openWorldHint`, `title`): recorded,
-   * for the caller's own policy; mcpTools switches destructive tools off.
+   * and, where they read as destructive (neither `readOnlyHint: true` nor
+   * `destructiveHint: false`), the tool needs approval unless
+   * `needsApproval` says otherwise.
    */
   annotations?: Readonly<ToolAnnotations>;
+  /**
+   * Each call waits for a person's yes (runAgent's `approve`); in a run
+   * without `approve` the tool is switched off (documented, never offered:
+   * A5). Defaults to whether `annotations` read as destructive (no
+   * annotations: false).
+   */
+  needsApproval?: boolean;
   /** Documented to the model but never offered, as if named in runAgent's `disabledTools` (A5). Defaults to false. */
   switchedOff?: boolean;
   /**

@@ -20,6 +20,8 @@ export type ToolFailureCode =
   | "unserialisable"
   /** A guard refused the call before it ran (see the turn's check and decisions). */
   | "refused"
+  /** The person asked (runAgent's `approve`) said no; the handler never ran. */
+  | "declined"
   /** The run was aborted while the handler ran. */
   | "aborted";
 

@@ -13,6 +13,12 @@ export interface ToolShortlist {
   left: Array<{ name: string; kind: "off" | "ranked"; reason: string }>;
   /** Whether the documentation was shortened to fit (each description to its first sentence). */
   compact: boolean;
+  /**
+   * Tools shown by their first sentence and their parameters' names, types
+   * and which are required alone: each one's compact documentation by itself
+   * took the first prompt past the budget (a scraper's dozens of options).
+   */
+  minimal: string[];
   /** The first prompt's tokens (system text, tool documentation, task) with the tools shown; null where nothing was measured (an unbounded context). */
   promptTokens: number | null;
   /** What the first prompt may take (toolShare of the context); null where the context is unbounded. */
@@ -50,9 +56,48 @@ export function compactTool<T extends RankedToolInput>(tool: T): T {
   return { ...tool, description: firstSentence(tool.description, TOOL_SENTENCE), params: compactSchema(tool.params) };
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** The JSON types a schema admits, as far as its `type`, its union's branches, or its const or enum values say (none: any). */
+function typesOf(schema: Record<string, unknown>, depth = 0): string[] {
+  if (typeof schema.type === "string") return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type.filter((type): type is string => typeof type === "string");
+  const values = "const" in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : null;
+  if (values) return [...new Set(values.map((value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "object" ? "object" : typeof value)))];
+  const branches = [schema.anyOf, schema.oneOf].find(Array.isArray);
+  if (!branches || depth > 8) return [];
+  const types = branches.map((branch) => (isRecord(branch) ? typesOf(branch, depth + 1) : []));
+  // A branch that admits any type makes the union admit any.
+  return types.some((branchTypes) => branchTypes.length === 0) ? [] : [...new Set(types.flat())];
+}
+
+/** A parameter by its type alone (an array's by its items' type too): no description, values or nested properties. */
+function typeOnly(schema: unknown, depth = 0): Record<string, unknown> {
+  if (!isRecord(schema)) return {};
+  const types = typesOf(schema);
+  const items = depth === 0 && types.includes("array") && isRecord(schema.items) ? typeOnly(schema.items, 1) : undefined;
+  return { ...(types.length === 0 ? {} : { type: types.length === 1 ? types[0] : types }), ...(items && Object.keys(items).length > 0 ? { items } : {}) };
+}
+
+/**
+ * A tool documented minimally: its description's first sentence, and its
+ * parameters by name, type and whether they are required. The grammar is
+ * still the whole schema's (documentation never changes it), so every
+ * constraint left out here still holds.
+ */
+export function minimalTool<T extends RankedToolInput>(tool: T): T {
+  const params = isRecord(tool.params) ? tool.params : {};
+  const properties = isRecord(params.properties) ? Object.fromEntries(Object.entries(params.properties).map(([name, schema]) => [name, typeOnly(schema)])) : undefined;
+  return {
+    ...tool,
+    description: firstSentence(tool.description, TOOL_SENTENCE),
+    params: { type: "object", ...(properties ? { properties } : {}), ...(Array.isArray(params.required) ? { required: params.required } : {}) },
+  };
+}
+
 /** The record where the prompt shows every tool, as written. */
 export function everyTool(tools: readonly { name: string }[], promptTokens: number | null, budget: number | null): ToolShortlist {
-  return { shown: tools.map((tool) => tool.name), left: [], compact: false, promptTokens, budget };
+  return { shown: tools.map((tool) => tool.name), left: [], compact: false, minimal: [], promptTokens, budget };
 }
 
 export interface ShortlistInput<T extends RankedToolInput> {
@@ -73,8 +118,11 @@ export interface ShortlistInput<T extends RankedToolInput> {
  * offered, compactly; else the tools the task's words match best (see
  * rankTools, on their whole text; ties in the order given), compactly, as
  * many as fit (the largest prefix of the ranking that does, found by
- * bisection; at least one where any can be offered). Returns the
- * documentation to use with its record.
+ * bisection; at least one where any can be offered). Compactly means by
+ * first sentences (compactTool), or, for a tool whose compact documentation
+ * alone takes the prompt past the budget, by its parameters' names and types
+ * (minimalTool): such a tool would otherwise push every other out, or the
+ * prompt past its budget. Returns the documentation to use with its record.
  */
 export function shortlistTools<T extends RankedToolInput>(input: ShortlistInput<T>): { documented: T[]; shortlist: ToolShortlist } {
   const { task, tools, neverOffered, measure, budget } = input;
@@ -83,7 +131,18 @@ export function shortlistTools<T extends RankedToolInput>(input: ShortlistInput<
   const offerable = tools.filter((tool) => !neverOffered.has(tool.name));
   // Ranked on everything a tool says; documented by its first sentences.
   const ranking = rankTools(task, offerable);
-  const compacted = offerable.map(compactTool);
+  let compacted = offerable.map(compactTool);
+  let tokens = measure(compacted);
+  const minimal = new Set<string>();
+  if (tokens > budget) {
+    // Only where all of them do not fit can one alone not fit: then each is measured alone.
+    compacted = compacted.map((tool, index) => {
+      if (measure([tool]) <= budget) return tool;
+      minimal.add(tool.name);
+      return minimalTool(offerable[index]!);
+    });
+    if (minimal.size > 0) tokens = measure(compacted);
+  }
   // In the order given, so the documentation reads as the user wrote the tool list.
   const documentedOf = (count: number) => {
     const chosen = new Set(ranking.slice(0, count).map((entry) => entry.name));
@@ -91,7 +150,6 @@ export function shortlistTools<T extends RankedToolInput>(input: ShortlistInput<
   };
   // The largest count of the ranking that fits, by bisection: `low` fits (or is the one tool kept even where it does not), `high` is the count to try down from.
   let high = ranking.length;
-  let tokens = measure(documentedOf(high));
   if (tokens > budget) {
     let low = Math.min(1, ranking.length);
     tokens = measure(documentedOf(low));
@@ -114,5 +172,8 @@ export function shortlistTools<T extends RankedToolInput>(input: ShortlistInput<
       const matched = entry.matched.length > 0 ? `matched ${entry.matched.join(", ")}` : "no word of the task matched";
       return { name: tool.name, kind: "ranked" as const, reason: `ranked ${entry.index + 1} of ${ranking.length} for the task (${matched}); the ${documented.length} ranked above fill the tools' share of the context` };
     });
-  return { documented, shortlist: { shown: documented.map((tool) => tool.name), left, compact: documented.length > 0, promptTokens: tokens, budget } };
+  return {
+    documented,
+    shortlist: { shown: documented.map((tool) => tool.name), left, compact: documented.length > 0, minimal: documented.filter((tool) => minimal.has(tool.name)).map((tool) => tool.name), promptTokens: tokens, budget },
+  };
 }

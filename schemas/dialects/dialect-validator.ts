@@ -60,7 +60,7 @@ export function dialectValidator(schema: object): ValidateFunction {
     const { dialect, unknownMetaSchema } = readDialect(schema);
     const ajv = ajvFor(dialect);
     // An unknown meta-schema (and draft-06's, which ajv does not load) is read as the dialect chosen for it; ajv would look the URI up and fail.
-    const readable = withoutAjvOnly(unknownMetaSchema === undefined && dialect !== "draft-06" ? schema : withoutMetaSchema(schema));
+    const readable = withRootBase(withoutAjvOnly(unknownMetaSchema === undefined && dialect !== "draft-06" ? schema : withoutMetaSchema(schema)), dialect);
     if (!ajv.validateSchema(readable)) {
       const first = ajv.errors?.[0];
       throw new UnsupportedSchemaError(keywordOf(first), first?.instancePath ?? "", `not a valid ${dialect} schema: ${first?.message ?? "refused by its meta-schema"}`);
@@ -115,6 +115,42 @@ function refuseNonLinearPatterns(schema: object): void {
       stack.push([value, `${path}/${key}`]);
     }
   }
+}
+
+/** The base URI a schema that refers to its own root is given when it names none (no document is ever fetched from it). */
+export const ROOT_BASE = "https://narrowgauge.invalid/params.json";
+
+/**
+ * The schema with a base URI of its own where it refers to its root
+ * (`$ref: "#"`, what zod 4 writes for a recursive object) and names none:
+ * ajv resolves "#" against a registered schema or the root's base URI, and
+ * no schema is registered here (addUsedSchema: false keeps tools apart), so
+ * without one every such schema failed to compile ("can't resolve reference
+ * # from id #"). Other references resolve as before: a JSON pointer is read
+ * in the schema itself.
+ */
+function withRootBase(schema: object, dialect: SchemaDialect): object {
+  const idKeyword = dialect === "draft-04" ? "id" : "$id";
+  if (Object.hasOwn(schema, idKeyword) || !refersToRoot(schema)) return schema;
+  return { [idKeyword]: ROOT_BASE, ...schema };
+}
+
+/** Whether some `$ref` in the schema is its root ("#" or ""). Walks with an explicit stack. */
+function refersToRoot(schema: object): boolean {
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      stack.push(...node);
+      continue;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$ref" && (value === "#" || value === "")) return true;
+      if (!DATA_KEYWORDS.has(key)) stack.push(value);
+    }
+  }
+  return false;
 }
 
 /** Without ajv's own `$async` (not JSON Schema): it would make the validator return a promise, which reads as "valid". */

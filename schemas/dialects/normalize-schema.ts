@@ -6,6 +6,7 @@ import { KNOWN_FORMATS } from "../keywords/format-keyword.js";
 import { DOCUMENT_KEYWORDS, isDialectKeyword } from "./dialect-vocabulary.js";
 import { ANNOTATIONS, isNothing, isRecord, mergeSchemas, NOTHING, type SchemaNode } from "./merge-schemas.js";
 import { readDialect, type SchemaDialect } from "./schema-dialect.js";
+import { ownContradiction, unsatisfiableAt } from "./unsatisfiable.js";
 
 /** How many times one `$ref` target may nest inside itself before the nesting stops (the grammar's depth for recursive schemas). */
 export const REF_DEPTH = 3;
@@ -37,18 +38,44 @@ const cache = new BoundedCache<string, NormalizedSchema>(512);
  * `prefixItems` as draft-07's array `items`; keywords outside the dialect,
  * and a `format` ajv-formats does not know, dropped and listed in `ignored`. Keywords the dialect defines are kept,
  * so the compiler still refuses the ones it cannot honour. A schema that
- * needs no change comes back as the same object. Throws
+ * needs no change comes back as the same object. A schema that contradicts
+ * itself as written (unsatisfiable.ts) is refused with its keyword and
+ * path; a contradiction that only merging makes (allOf parts, keywords
+ * distributed into a branch) admits nothing, like `false`. Throws
  * UnsupportedSchemaError.
  */
 export function normalizeSchema(schema: object): NormalizedSchema {
   checkSchemaDepth(schema);
+  refuseInheritedProperties(schema);
   return cache.getOrCreate(schemaKey(schema), () => {
     const { dialect } = readDialect(schema);
+    const contradiction = unsatisfiableAt(schema, dialect);
+    if (contradiction) throw new UnsupportedSchemaError(contradiction.keyword, contradiction.path, `no value satisfies it: ${contradiction.reason}`);
     const normalizer = new Normalizer(schema as SchemaNode, dialect);
     const normalized = normalizer.node(schema, "", []);
     if (isNothing(normalized)) throw new UnsupportedSchemaError("$ref", "", "no value satisfies the schema (its references or allOf parts exclude each other)");
     return { schema: normalized, dialect, ignored: normalizer.ignored };
   });
+}
+
+/**
+ * Refuses a `properties` object with a prototype of its own (`{ __proto__: … }`
+ * written in an object literal sets it instead of declaring a parameter),
+ * before the cache: its key, the schema's JSON text, cannot see a prototype,
+ * so a schema equal in JSON to one read before would pass unchecked (the
+ * compiler refuses it too, object-keywords.ts, on what it is given).
+ */
+function refuseInheritedProperties(schema: object): void {
+  const stack: Array<[unknown, string]> = [[schema, ""]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    const properties = (node as SchemaNode).properties;
+    if (!Array.isArray(node) && isRecord(properties) && ![Object.prototype, null].includes(Object.getPrototypeOf(properties))) {
+      throw new UnsupportedSchemaError("properties", path, 'the properties object has a prototype of its own (was "__proto__" written as a key in an object literal? use ["__proto__"] or another name)');
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") stack.push([value, `${path}/${key}`]);
+  }
 }
 
 /** Keywords whose value is one subschema; whose value is a list of them; whose value maps names to them. */
@@ -212,7 +239,8 @@ class Normalizer {
    */
   private distribute(node: SchemaNode, path: string): SchemaNode {
     const pruned = prune(node);
-    if (isNothing(pruned)) return NOTHING;
+    // Normalized keywords are draft-07's (translate).
+    if (isNothing(pruned) || ownContradiction(pruned, "draft-07", path)) return NOTHING;
     const keyword = Array.isArray(pruned.anyOf) ? "anyOf" : Array.isArray(pruned.oneOf) ? "oneOf" : null;
     if (!keyword) return pruned;
     const { [keyword]: branches, ...rest } = pruned;

@@ -1,5 +1,5 @@
 import { BoundedCache } from "../../base/bounded-cache.js";
-import { compileGbnf } from "../gbnf-compiler.js";
+import { compileNormalizedGbnf } from "../grammar-compiler.js";
 import { shortestText } from "../gbnf-match/shortest-text.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import { validateAgainst } from "../validator-cache.js";
@@ -46,7 +46,7 @@ function overlapping(branches: readonly object[], path: string, budget: { charac
   budget.characters -= size;
   let example: { value: string; matches: number[] } | null = null;
   for (const branch of branches) {
-    const text = shortestText(compileGbnf(branch));
+    const text = shortestText(compileNormalizedGbnf(branch));
     // A branch whose least value cannot be told (a grammar the matcher cannot read) is given the benefit of the doubt.
     if (text === null) return;
     const value: unknown = JSON.parse(text);

@@ -59,19 +59,28 @@ export interface EmitContext {
 export const GBNF_REPETITION_LIMIT = 1000;
 
 /**
- * A non-negative integer keyword within the repetition limit, or undefined
- * when absent. An upper bound above the limit (`maxLength: 5000`) is held
- * at the limit in the grammar, a narrowing like the default bounds (ajv
- * still checks the schema's own); a lower bound above it cannot be written
- * and is refused.
+ * Largest string bound we emit: four times the repetition limit, written as
+ * blocks of it (string-keywords.ts), so a long argument (a file's content)
+ * is writable where a step has the room. A step samples at most
+ * maxTokensPerStep tokens (1024 by default) anyway.
  */
-export function integerKeyword(node: Schema, keyword: string, path: string): number | undefined {
+export const GBNF_STRING_LIMIT = 4 * GBNF_REPETITION_LIMIT;
+
+/**
+ * A non-negative integer keyword within the repetition limit, or undefined
+ * when absent. An upper bound above `most` (the repetition limit; a
+ * string's maxLength, GBNF_STRING_LIMIT) is held there in the grammar
+ * (`maxItems: 5000`), a narrowing like the default bounds (ajv still checks
+ * the schema's own); a lower bound above the repetition limit cannot be
+ * written and is refused.
+ */
+export function integerKeyword(node: Schema, keyword: string, path: string, most = GBNF_REPETITION_LIMIT): number | undefined {
   const value = node[keyword];
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
     throw new UnsupportedSchemaError(keyword, path, `must be a non-negative integer, got ${JSON.stringify(value)}`);
   }
-  if (value > GBNF_REPETITION_LIMIT && keyword.startsWith("max")) return GBNF_REPETITION_LIMIT;
+  if (keyword.startsWith("max")) return Math.min(value, most);
   if (value > GBNF_REPETITION_LIMIT) {
     throw new UnsupportedSchemaError(keyword, path, `${value} exceeds the grammar repetition limit ${GBNF_REPETITION_LIMIT} (llama.cpp rejects counts near 2000)`);
   }

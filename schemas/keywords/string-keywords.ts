@@ -3,7 +3,8 @@ import { rawCharClass, repeat, sequence } from "../gbnf-rules.js";
 import { AFTER_PYTHON_STRING, STRING_QUOTES, UNWRITABLE_CHARACTERS } from "../../base/value-notation.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import { checkedPattern } from "../dialects/linear-pattern.js";
-import { GBNF_REPETITION_LIMIT, integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
+import { formatGrammar } from "./format-grammars.js";
+import { GBNF_REPETITION_LIMIT, GBNF_STRING_LIMIT, integerKeyword, type EmitContext, type KeywordDefinition, type Schema } from "./keyword.js";
 
 /**
  * Strings. Length is counted in Unicode code points: one grammar character
@@ -57,10 +58,36 @@ export function stringQuotes(context: EmitContext): { open: string; close: strin
   return { open: gbnfLiteral(quotes.open), close: gbnfLiteral(quotes.close) };
 }
 
-/** A string of the context's notation holding `minLength` to `maxLength` characters. */
-export function emitStringOf(context: EmitContext, minLength: number, maxLength: number, kind: "any" | "ascii" = "any"): string {
+/**
+ * A string of the context's notation holding `minLength` to `maxLength`
+ * characters. `shared`: the characters are a rule of their own, which every
+ * string of these bounds refers to (the default bound: llama.cpp writes a
+ * rule for each optional copy of each `x{0,n}` it reads, so a thousand
+ * parameters with `json-char{0,1024}` inline would be a million rules).
+ */
+export function emitStringOf(context: EmitContext, minLength: number, maxLength: number, kind: "any" | "ascii" = "any", shared = false): string {
   const { open, close } = stringQuotes(context);
-  return sequence(open, repeat(stringCharacter(context, kind), minLength, maxLength), close);
+  const character = stringCharacter(context, kind);
+  const characters = repeatCharacters(context, character, minLength, maxLength);
+  return sequence(open, shared && characters !== "" ? context.rules.add(`${character}s-${minLength}-${maxLength}`, characters) : characters, close);
+}
+
+/**
+ * `character` repeated `min` to `max` times (at most GBNF_STRING_LIMIT).
+ * Within the repetition limit, `x{min,max}`; beyond it (llama.cpp reads a
+ * count above 2000 as no bound at all), the required copies and then rules
+ * that each take up to 999 characters more or a block of 1000 and the rest:
+ * one rule per thousand, and the `x{0,999}` and `x{1000}` shared by them.
+ */
+function repeatCharacters(context: EmitContext, character: string, min: number, max: number): string {
+  if (max <= GBNF_REPETITION_LIMIT) return repeat(character, min, max);
+  const upTo = (most: number): string => {
+    if (most < GBNF_REPETITION_LIMIT) return repeat(character, 0, most);
+    const below = context.rules.add(`${character}-below-block`, repeat(character, 0, GBNF_REPETITION_LIMIT - 1));
+    const block = context.rules.add(`${character}-block`, repeat(character, GBNF_REPETITION_LIMIT, GBNF_REPETITION_LIMIT));
+    return context.rules.add(`${character}-up-to-${most}`, `${below} | ${sequence(block, upTo(most - GBNF_REPETITION_LIMIT))}`);
+  };
+  return sequence(repeat(character, min, min), upTo(max - min));
 }
 
 /**
@@ -95,8 +122,16 @@ function groundedNumberString(context: EmitContext, node: Schema, path: string):
 export function emitString(context: EmitContext, node: Schema, path: string): string {
   if (node["x-grounded-numbers"] !== undefined) return groundedNumberString(context, node, path);
   const minLength = integerKeyword(node, "minLength", path) ?? 0;
-  const maxLength = integerKeyword(node, "maxLength", path) ?? Math.max(context.defaultMaxLength, minLength);
+  const declaredMax = integerKeyword(node, "maxLength", path, GBNF_STRING_LIMIT);
+  const maxLength = declaredMax ?? Math.max(context.defaultMaxLength, minLength);
   if (minLength > maxLength) throw new UnsupportedSchemaError("minLength", path, `minLength ${minLength} exceeds maxLength ${maxLength}`);
   if (node["x-ascii"] !== undefined && node["x-ascii"] !== true) throw new UnsupportedSchemaError("x-ascii", path, "must be true");
-  return emitStringOf(context, minLength, maxLength, node["x-ascii"] === true ? "ascii" : "any");
+  // A format the grammar writes bounds its own length (defaultMaxLength does not apply); where the schema's own
+  // minLength or maxLength would cut some of its texts, any string of those bounds is written and ajv checks the format.
+  const format = formatGrammar(node.format);
+  if (format && format.length[0] >= minLength && (declaredMax === undefined || format.length[1] <= declaredMax)) {
+    const { open, close } = stringQuotes(context);
+    return sequence(open, format.rule(context.rules, !context.notation.strings.startsWith("python")), close);
+  }
+  return emitStringOf(context, minLength, maxLength, node["x-ascii"] === true ? "ascii" : "any", declaredMax === undefined && minLength === 0);
 }

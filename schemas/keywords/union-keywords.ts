@@ -9,7 +9,7 @@ import { alternatives } from "./value-keywords.js";
  */
 export const UNION_KEYWORDS: readonly KeywordDefinition[] = [
   { keyword: "anyOf", support: "grammar", example: { schema: { anyOf: [{ type: "integer" }, { type: "null" }] }, unwritable: true } },
-  { keyword: "oneOf", support: "grammar+post-check", example: { schema: { oneOf: [{ type: "integer" }, { type: "number" }] }, unwritable: "x", checked: 1 } },
+  { keyword: "oneOf", support: "grammar+post-check", example: { schema: { oneOf: [{ type: "integer" }, { type: "number", minimum: 0.5 }] }, unwritable: "x", checked: 1 } },
 ];
 
 /** A readable rule-name part for a union branch: the value of its first property when that is a string const (a tool name). */

@@ -51,9 +51,10 @@ describe("judgeSchema", () => {
   });
 
   it("reports a keyword the compiler refuses as a compile error naming that keyword", () => {
-    const schema = { type: "object", properties: { a: { type: "string", "x-vendor-note": "internal" } } };
-    const judgement = judgeSchema(schema, [{ valid: true, data: { a: "x" } }], engine);
-    expect(judgement).toMatchObject({ outcome: "compile-error", keyword: "x-vendor-note", error: { stage: "compile", name: "UnsupportedSchemaError" } });
+    // A required property no value can satisfy: refused up front, naming the keyword.
+    const schema = { type: "object", properties: { a: { type: "integer", minimum: 5, maximum: 1 } }, required: ["a"] };
+    const judgement = judgeSchema(schema, [{ valid: true, data: { a: 3 } }], engine);
+    expect(judgement).toMatchObject({ outcome: "compile-error", keyword: "minimum", error: { stage: "compile", name: "UnsupportedSchemaError" } });
     expect(judgement.instances).toEqual([]);
   });
 

@@ -78,6 +78,24 @@ function arrayCase(child: fc.Arbitrary<SchemaCase>): fc.Arbitrary<SchemaCase> {
   }));
 }
 
+/**
+ * A tuple in draft-07's spelling (2020-12's prefixItems is read as it): one
+ * to three positions, then no further items (additionalItems: false), any
+ * (left out) or a schema's; an instance may stop before the tuple does,
+ * down to minItems.
+ */
+function tupleCase(child: fc.Arbitrary<SchemaCase>): fc.Arbitrary<SchemaCase> {
+  return fc.tuple(fc.array(child, { minLength: 1, maxLength: 3 }), fc.option(fc.oneof(fc.constant(false as const), child)), fc.nat({ max: 3 }), fc.nat({ max: 2 })).map(([positions, rest, least, extra]) => {
+    const minItems = Math.min(least, positions.length);
+    const maxItems = rest === false ? positions.length : positions.length + extra;
+    const item = (index: number): fc.Arbitrary<Json> => (index < positions.length ? positions[index]!.instance : rest === null ? freeJson : (rest as SchemaCase).instance);
+    return {
+      schema: { type: "array", items: positions.map((position) => position.schema), ...(rest === null ? {} : { additionalItems: rest === false ? false : rest.schema }), minItems, maxItems },
+      instance: fc.integer({ min: minItems, max: maxItems }).chain((length) => fc.tuple(...Array.from({ length }, (_, index) => item(index)))),
+    };
+  });
+}
+
 /** A code-point string of 1 to 8 units, a map key the grammar can write. */
 const mapKey = fc.string({ unit: "binary", minLength: 1, maxLength: 8 }).filter((text) => !text.includes("\uFFFD"));
 
@@ -117,6 +135,7 @@ export const schemaCase: fc.Arbitrary<SchemaCase> = fc.letrec<{ node: SchemaCase
     leafCase,
     objectCase(tie("node")),
     arrayCase(tie("node")),
+    tupleCase(tie("node")),
     unionCase(tie("node")),
     mapCase(tie("node")),
     freeValueCase,

@@ -21,7 +21,7 @@ const weather = (index: number, city: string, temperatureC: number, ok = true): 
 function result(turns: TurnRecord[], ending: { status: RunResult["status"]; answer: string | null; reason: RunResult["reason"] }): RunResult {
   return <RunResult>{
     task: scenario.task, ...ending, partialAnswer: null, profile: "sub1b", codec: "json-v1", toolRequired: true, ungroundedNumbers: [], ungroundedNames: [], unverified: false, judgements: [],
-    error: null, turns, dropped: [], tools: { shown: ["CityWeather"], left: [], compact: false, promptTokens: 500, budget: null }, model: { name: "m", file: null, wrapper: "ChatML", threads: 1, builtIn: true, parameters: null, sampling: { family: "default", sampling: { temperature: 0 }, source: "" }, contextSize: null, sessions: null },
+    error: null, turns, dropped: [], tools: { shown: ["CityWeather"], left: [], compact: false, minimal: [], promptTokens: 500, budget: null }, model: { name: "m", file: null, wrapper: "ChatML", threads: 1, builtIn: true, parameters: null, sampling: { family: "default", sampling: { temperature: 0 }, source: "" }, contextSize: null, sessions: null },
     tokens: { prompt: 500, evaluated: 150, generated: 80 }, ms: { total: 1234, render: 0, grammar: 0, prompt: 0, sampling: 0, tool: 0, judgements: 0 },
   };
 }

@@ -93,10 +93,10 @@ describe("compileGbnf: maps and free JSON values", () => {
 
 describe("compileGbnf: fails closed", () => {
   const refused: Array<[string, unknown, string, string]> = [
-    ["allOf", { allOf: [{ type: "string" }] }, "allOf", ""],
+    ["allOf parts that do not merge", { allOf: [{ type: "string", pattern: "a" }, { pattern: "b" }] }, "allOf", "/allOf/1"],
     ["unevaluatedProperties", { type: "object", unevaluatedProperties: false }, "unevaluatedProperties", ""],
-    ["a format ajv-formats does not check", Type.Object({ at: Type.String({ format: "phone" }) }), "format", "/properties/at"],
-    ["patternProperties that is not an object of schemas", { type: "object", patternProperties: ["^x-"] }, "patternProperties", ""],
+    ["minContains", Type.Object({ tags: Type.Array(Type.String(), { contains: Type.String({ minLength: 2 }), minContains: 2 }) }), "minContains", "/properties/tags"],
+    ["patternProperties that is not an object of schemas (its dialect's meta-schema)", { type: "object", patternProperties: ["^x-"] }, "patternProperties", "/patternProperties"],
     ["a $ref", Type.Object({ self: Type.Ref("Node") }), "$ref", "/properties/self"],
     ["a minLength past the repetition limit", Type.String({ minLength: GBNF_REPETITION_LIMIT + 1 }), "minLength", ""],
     ["minLength above maxLength", Type.String({ minLength: 5, maxLength: 2 }), "minLength", ""],

@@ -54,6 +54,23 @@ describe("narrowNestedNumbers (G4's numbers below the top level)", () => {
     });
   });
 
+  it("narrows a tuple's further items too: their schema's numbers, or any value's (a rest type, an open tuple)", async () => {
+    const schema = {
+      type: "object",
+      properties: {
+        rest: { type: "array", items: [{ type: "string" }], additionalItems: { type: "integer" }, maxItems: 3 },
+        open: { type: "array", items: [{ type: "string" }], maxItems: 3 },
+      },
+    };
+    const narrowed = narrowNestedNumbers(schema, [3]).schema as { properties: Record<string, Record<string, unknown>> };
+    expect(narrowed.properties.rest!.additionalItems).toEqual({ type: "integer", enum: [3] });
+    expect(narrowed.properties.open!.additionalItems).toEqual({ "x-free-numbers": [3] });
+    const gbnf = compileGbnf(narrowed);
+    expect(await grammarAccepts(gbnf, '{"rest":["a",3,3],"open":["b",[3]]}')).toBe(true);
+    expect(await grammarAccepts(gbnf, '{"rest":["a",4]}')).toBe(false);
+    expect(await grammarAccepts(gbnf, '{"open":["b",{"n":5}]}')).toBe(false);
+  });
+
   it("gives back the same object where there is nothing to narrow", () => {
     const flat = { type: "object", properties: { city: { type: "string" }, a: { type: "number" } }, required: ["city"] };
     expect(narrowNestedNumbers(flat, [1, 2]).schema).toBe(flat);

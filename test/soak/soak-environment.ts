@@ -10,7 +10,7 @@ import { SeededRandom } from "../../runtime/gguf/seeded-random.js";
 import { runAgent } from "../../runtime/loop/run-agent.js";
 import type { RunAgentOptions } from "../../runtime/loop/run-config.js";
 import type { RunEndReason } from "../../runtime/loop/run-types.js";
-import { mcpTools } from "../../runtime/tools/mcp-tools.js";
+import { mcpTools } from "../../runtime/mcp/mcp-tools.js";
 import type { Tool } from "../../runtime/tools/define-tool.js";
 import { startFakeServer } from "../helpers/fake-llama-server.js";
 import { checkedRun, pick, randomSpec, VIOLATIONS, type Violation } from "./checked-run.js";

@@ -64,10 +64,10 @@ export function integer(doc: string, bounds: { min: number; max?: number }, fall
   return { doc, defaultText: String(fallback), default: fallback, check, flag: { shape: "value", placeholder: "n", parse: parsed("integer", bounds.min, bounds.max) } };
 }
 
-/** A number without a default of its own (a sampling field: the model family's preset decides). */
-export function number(doc: string, kind: "integer" | "number", bounds: { min: number; max?: number }): OptionDeclaration<number> {
+/** A number without a default of its own (a sampling field: the model family's preset decides; `defaultText` says what does). */
+export function number(doc: string, kind: "integer" | "number", bounds: { min: number; max?: number }, defaultText = "the model family's preset"): OptionDeclaration<number> {
   const check = numberIn(kind, bounds.min, bounds.max);
-  return { doc, defaultText: "the model family's preset", check, flag: { shape: "value", placeholder: kind === "integer" ? "n" : "x", parse: parsed(kind, bounds.min, bounds.max) } };
+  return { doc, defaultText, check, flag: { shape: "value", placeholder: kind === "integer" ? "n" : "x", parse: parsed(kind, bounds.min, bounds.max) } };
 }
 
 /** A share of something, above 0 and at most 1, with a default. */

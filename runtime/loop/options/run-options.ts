@@ -3,12 +3,13 @@ import { ConfigurationError } from "../../../base/configuration-error.js";
 import type { Guard } from "../../../guards/guard.js";
 import { PROFILE_NAMES, type GuardProfile, type ProfileName } from "../../../guards/profiles.js";
 import { STEP_DEFAULTS } from "../../../schemas/step-schema.js";
-import { GBNF_REPETITION_LIMIT } from "../../../schemas/gbnf-compiler.js";
+import { GBNF_REPETITION_LIMIT, GBNF_STRING_LIMIT } from "../../../schemas/gbnf-compiler.js";
 import { JSON_VALUE_DEPTH, MAX_JSON_VALUE_DEPTH } from "../../../schemas/keywords/json-value.js";
 import { CODEC_NAMES, type CodecName } from "../../codec/step-codec.js";
 import type { ModelPort } from "../../engine/model-port.js";
 import type { Sampling } from "../../engine/sampling.js";
 import type { ToolsInput } from "../../tools/foreign/foreign-tools.js";
+import type { Approve } from "../../tools/tool-approval.js";
 import { boolean, choice, integer, names, number, share, value, type OptionsOf, type WithDefault } from "./option-kinds.js";
 import type { RunEvent } from "../run-types.js";
 import type { TurnStrategy } from "../turn-strategy.js";
@@ -41,6 +42,11 @@ function checkText(given: unknown, name: string): string {
   return given;
 }
 
+function checkApprove(given: unknown, name: string): Approve {
+  if (typeof given !== "function") throw new ConfigurationError(name, `${name} must be a function (call) => "yes" | "no" | "always"`);
+  return given as Approve;
+}
+
 function checkCodec(given: unknown, name: string): CodecName {
   if (!CODEC_NAMES.includes(given as CodecName)) throw new ConfigurationError(name, `${name} must be one of ${CODEC_NAMES.map((codec) => JSON.stringify(codec)).join(", ")}: ${JSON.stringify(given)}`);
   return given as CodecName;
@@ -54,7 +60,7 @@ function checkCodec(given: unknown, name: string): CodecName {
  */
 export const RUN_OPTIONS = {
   model: value<ModelPort>("the model: `await loadModel(…)`, `connectServer(…)`, `scriptedModel(…)` from narrowgauge/testing, or your own ModelPort", "required", { required: true }),
-  tools: value<ToolsInput>("the tools: made with defineTool (params in TypeBox, JSON Schema of any dialect, or zod 4), OpenAI function tools with a `run` handler, or a record of AI SDK `tool()`s", "required", { required: true }),
+  tools: value<ToolsInput>("the tools: made with defineTool (params in TypeBox, JSON Schema of any dialect, zod 4, or a Standard Schema such as ArkType), OpenAI function tools with a `run` handler, openai-node runnable tools (`runTools`, `zodFunction`), or a record of AI SDK `tool()`s", "required", { required: true }),
   task: value<string>("the question or instruction", "required", { required: true }),
   system: value<string, string | undefined>("system prompt; the tools' documentation follows it", "the codec's: DEFAULT_SYSTEM_PROMPT for a JSON step, NATIVE_SYSTEM_PROMPT for a native one", {
     check: checkText,
@@ -80,14 +86,24 @@ export const RUN_OPTIONS = {
     true,
   ),
   gateBudget: integer("nudges the answer gate may send per question", { min: 0 }, 2),
+  approve: value<Approve, Approve | undefined>(
+    "asked, with the tool and its arguments, before each call of a tool that needs approval (`needsApproval`, or annotations that read as destructive: every destructive MCP tool allowDestructive does not name): yes, no (the model is told, and the tool leaves the union for the rest of the question) or always (that tool, for the rest of the run or conversation); anything else, or a throw, is no; the run's signal ends the wait",
+    "none: tools that need approval are switched off (documented, never offered)",
+    { check: checkApprove },
+  ),
   disabledTools: names("tools documented to the model but never offered (unless the tools' share of the context runs out: then they are the first left out)"),
   toolShare: share(
-    "the share of the context the first prompt (system text, tool documentation, task) may take; where every tool would take more, each is documented by its first sentence, and if that is still too much the prompt shows only the tools the task's words match best (the rest recorded with why, in the result's `tools`)",
+    "the share of the context the first prompt (system text, tool documentation, task) may take; where every tool would take more, each is documented by its first sentence (one that takes more alone, by its parameters' names and types), and if that is still too much the prompt shows only the tools the task's words match best (the rest recorded with why, in the result's `tools`)",
     0.5,
   ),
   thoughtMaxLength: integer("cap on the thought, in code points", { min: 0, max: GBNF_REPETITION_LIMIT }, STEP_DEFAULTS.thoughtMaxLength),
   answerMaxLength: integer("cap on the final answer, in code points", { min: 1, max: GBNF_REPETITION_LIMIT }, STEP_DEFAULTS.answerMaxLength),
-  defaultMaxLength: integer("cap on a tool argument string whose schema sets no maxLength, in code points (a small model loops inside free text; the cap stops it)", { min: 0, max: GBNF_REPETITION_LIMIT }, 256),
+  defaultMaxLength: number(
+    "cap on a tool argument string whose schema sets no maxLength, in code points (a small model loops inside free text; the cap stops it)",
+    "integer",
+    { min: 0, max: GBNF_STRING_LIMIT },
+    "what the step's room allows: a code point per token the step may sample (maxTokensPerStep, or what the context has left if less), in steps of 64, at least 256, at most 4000",
+  ),
   defaultMaxItems: integer("cap on a tool argument array (and a map's entries) whose schema sets no maxItems (maxProperties)", { min: 0, max: GBNF_REPETITION_LIMIT }, 16),
   freeValueDepth: integer("how deep a tool argument with no type (any JSON value) may nest: arrays and objects in arrays and objects", { min: 0, max: MAX_JSON_VALUE_DEPTH }, JSON_VALUE_DEPTH),
   maxTokensPerStep: integer("cap on tokens sampled per step (a step may use less: what the context has left after its prompt)", { min: 1 }, 1024),

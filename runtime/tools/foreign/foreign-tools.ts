@@ -1,6 +1,7 @@
 import type { Tool, ToolContext } from "../define-tool.js";
 import { ToolDefinitionError } from "../tool-definition-error.js";
 import { readParams } from "./foreign-schema.js";
+import { fromOpenAIRunnable, isOpenAIRunnable, type OpenAIParseableTool, type OpenAIRunnableTool } from "./openai-runnable-tool.js";
 
 /** An OpenAI function tool (`{ type: "function", function: { name, description, parameters } }`) with the handler that answers it. */
 export interface OpenAIFunctionTool {
@@ -30,8 +31,8 @@ function descriptionOf(name: string, description: unknown): string {
   return text;
 }
 
-/** What runAgent's `tools` takes: narrowgauge tools and OpenAI function tools in a list, or a record of AI SDK tools by name. */
-export type ToolsInput = readonly (Tool | OpenAIFunctionTool)[] | Readonly<Record<string, AiSdkToolLike>>;
+/** What runAgent's `tools` takes: narrowgauge tools, OpenAI function tools and openai-node's runnable tools in a list, or a record of AI SDK tools by name. */
+export type ToolsInput = readonly (Tool | OpenAIFunctionTool | OpenAIRunnableTool | OpenAIParseableTool)[] | Readonly<Record<string, AiSdkToolLike>>;
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object";
 
@@ -46,14 +47,15 @@ export function adoptTool(tool: Tool): Tool {
 function fromOpenAI(tool: OpenAIFunctionTool): Tool {
   const name = tool.function?.name;
   if (typeof name !== "string") throw new ToolDefinitionError("(unnamed)", "function.name", "an OpenAI function tool needs function.name");
-  if (typeof tool.run !== "function") throw new ToolDefinitionError(name, "run", "an OpenAI function tool needs a handler beside it: { type: \"function\", function: { … }, run(args, context) }");
+  if (typeof tool.run !== "function") throw new ToolDefinitionError(name, "run", "an OpenAI function tool needs a handler: beside it ({ type: \"function\", function: { … }, run(args, context) }) or inside it, as openai-node's runTools takes it (function: { …, function(args) })");
   // OpenAI allows parameters to be left out: a function of no arguments.
   const params = tool.function.parameters ?? { type: "object", properties: {}, additionalProperties: false };
   return adoptTool({ name, description: tool.function.description ?? "", params: params as Tool["params"], run: tool.run });
 }
 
 /** The fields of a narrowgauge tool an AI SDK tool may carry beside its own. */
-const NARROWGAUGE_EXTRAS = ["subjects", "aliases", "provides", "timeoutMs", "annotations", "switchedOff"] as const;
+// `needsApproval` is the AI SDK's own name too: a boolean is honoured, a function of the call refused (never ignored: it guards a destructive tool).
+const NARROWGAUGE_EXTRAS = ["subjects", "aliases", "provides", "timeoutMs", "annotations", "needsApproval", "switchedOff"] as const;
 
 function fromAiSdk(name: string, tool: AiSdkToolLike): Tool {
   if (!isObject(tool) || !("inputSchema" in tool)) throw new ToolDefinitionError(name, "inputSchema", "an AI SDK tool is made with tool({ description, inputSchema, execute })");
@@ -77,11 +79,17 @@ function fromAiSdk(name: string, tool: AiSdkToolLike): Tool {
 /**
  * runAgent's tools as narrowgauge tools: each in a list as it is (its
  * params read by readParams when they come from a schema library), an
- * OpenAI function tool with its handler, or each AI SDK tool of a record
- * under its key. Throws ToolDefinitionError for what cannot be run.
+ * OpenAI function tool with its handler, openai-node's runnable tool
+ * (runTools' `function` and `parse`, or zodFunction's:
+ * openai-runnable-tool.ts), or each AI SDK tool of a record under its key.
+ * Throws ToolDefinitionError for what cannot be run.
  */
 export function adoptTools(input: ToolsInput): Tool[] {
-  if (Array.isArray(input)) return (input as readonly unknown[]).map((tool) => (isObject(tool) && tool.type === "function" && isObject(tool.function) ? fromOpenAI(tool as unknown as OpenAIFunctionTool) : adoptTool(tool as Tool)));
+  if (Array.isArray(input)) {
+    return (input as readonly unknown[]).map((tool) =>
+      isObject(tool) && tool.type === "function" && isObject(tool.function) ? (typeof tool.run !== "function" && isOpenAIRunnable(tool) ? fromOpenAIRunnable(tool) : fromOpenAI(tool as unknown as OpenAIFunctionTool)) : adoptTool(tool as Tool),
+    );
+  }
   if (!isObject(input)) return input as never;
   return Object.entries(input as Readonly<Record<string, AiSdkToolLike>>).map(([name, tool]) => fromAiSdk(name, tool));
 }

@@ -30,10 +30,10 @@ describe("resolveRunConfig: every option resolved once", () => {
     expect(resolveRunConfig({ ...base(), sampling: { temperature: 0 } }).sampling).toEqual({ temperature: 0 });
   });
 
-  it("leaves nothing undefined except the caller's listener", () => {
+  it("leaves nothing undefined except the caller's listener, approval and a string bound, whose absence means something (none can approve; the step's room bounds strings)", () => {
     const config = resolveRunConfig(base());
     const undefinedKeys = Object.entries(config).filter(([, value]) => value === undefined).map(([key]) => key);
-    expect(undefinedKeys).toEqual(["onEvent"]);
+    expect(undefinedKeys).toEqual(["approve", "defaultMaxLength", "onEvent"]);
     expect(config.signal.aborted).toBe(false);
   });
 

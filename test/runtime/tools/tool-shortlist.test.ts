@@ -5,7 +5,10 @@ import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model
 import { runAgent } from "../../../runtime/loop/run-agent.js";
 import { defineTool } from "../../../runtime/tools/define-tool.js";
 import { foldWord, NAMED_BONUS, rankingWords, rankTools } from "../../../runtime/tools/tool-relevance.js";
-import { compactTool, firstSentence, shortlistTools } from "../../../runtime/tools/tool-shortlist.js";
+import { compactTool, firstSentence, minimalTool, shortlistTools } from "../../../runtime/tools/tool-shortlist.js";
+import { openModel } from "../../../runtime/backends/llama/open-model.js";
+import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
+import { testLlama } from "../../helpers/llama.js";
 
 const tool = (name: string, description: string, params: unknown = { type: "object", properties: {} }) => ({ name, description, params });
 
@@ -65,7 +68,7 @@ describe("shortlistTools: what the first prompt documents", () => {
     for (const budget of [full, null]) {
       const { documented, shortlist } = shortlistTools({ task: "x", tools: FILES, neverOffered: new Set(), measure, budget });
       expect(documented).toEqual(FILES);
-      expect(shortlist).toEqual({ shown: FILES.map((entry) => entry.name), left: [], compact: false, promptTokens: budget === null ? null : full, budget });
+      expect(shortlist).toEqual({ shown: FILES.map((entry) => entry.name), left: [], compact: false, minimal: [], promptTokens: budget === null ? null : full, budget });
     }
   });
 
@@ -96,7 +99,7 @@ describe("shortlistTools: what the first prompt documents", () => {
   });
 
   it("shows nothing where nothing can be offered, and says so: an empty list, or every tool switched off", () => {
-    expect(shortlistTools({ task: "x", tools: [], neverOffered: new Set(), measure, budget: 10 })).toEqual({ documented: [], shortlist: { shown: [], left: [], compact: false, promptTokens: 100, budget: 10 } });
+    expect(shortlistTools({ task: "x", tools: [], neverOffered: new Set(), measure, budget: 10 })).toEqual({ documented: [], shortlist: { shown: [], left: [], compact: false, minimal: [], promptTokens: 100, budget: 10 } });
     const off = shortlistTools({ task: "x", tools: FILES, neverOffered: new Set(FILES.map((entry) => entry.name)), measure, budget: 10 });
     expect(off.documented).toEqual([]);
     expect(off.shortlist).toMatchObject({ shown: [], compact: false });
@@ -108,6 +111,43 @@ describe("shortlistTools: what the first prompt documents", () => {
     const { documented, shortlist } = shortlistTools({ task: "read the reports", tools: [huge, ...FILES], neverOffered: new Set(), measure, budget: measure(FILES) });
     expect(documented[0]).toEqual({ ...huge, description: "Reads reports." });
     expect(shortlist.promptTokens).toBeLessThanOrEqual(measure(FILES));
+  });
+
+  it("documents a tool whose compact documentation alone outgrows the budget by its parameters' names and types, the others by first sentences", () => {
+    const options = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`option${index}`, { type: "object", description: "An option. ".repeat(3), properties: { depth: { type: "integer", description: "How deep to go, in links from the page." } } }]));
+    const scrape = tool("scrape", "Scrapes a page. It has many options.", { type: "object", properties: { url: { type: "string", description: "The page." }, ...options }, required: ["url"] });
+    const budget = measure([minimalTool(scrape), ...FILES.map(compactTool)]);
+    expect(measure([compactTool(scrape)])).toBeGreaterThan(budget);
+    const { documented, shortlist } = shortlistTools({ task: "scrape the page", tools: [scrape, ...FILES], neverOffered: new Set(), measure, budget });
+    expect(documented[0]).toEqual(minimalTool(scrape));
+    expect(documented.slice(1)).toEqual(FILES.map(compactTool));
+    expect(shortlist).toMatchObject({ shown: ["scrape", ...FILES.map((entry) => entry.name)], left: [], compact: true, minimal: ["scrape"] });
+    expect(shortlist.promptTokens).toBeLessThanOrEqual(budget);
+    // Where every tool fits compactly, nothing is measured alone and nothing is minimal.
+    expect(shortlistTools({ task: "x", tools: [scrape], neverOffered: new Set(), measure, budget: measure([compactTool(scrape)]) }).shortlist.minimal).toEqual([]);
+  });
+
+  it("minimal documentation keeps the first sentence, each parameter's type (an array's items' too) and what is required", () => {
+    const params = {
+      type: "object",
+      properties: {
+        url: { type: "string", format: "uri", description: "The page. Long story." },
+        formats: { type: "array", description: "Which.", items: { type: "string", enum: ["markdown", "html"] } },
+        wait: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }], description: "Milliseconds." },
+        mode: { enum: ["fast", "slow"] },
+        location: { type: "object", properties: { country: { type: "string", description: "ISO code." } } },
+        anything: { description: "Any value." },
+        either: { anyOf: [{ type: "string" }, {}] },
+      },
+      required: ["url"],
+    };
+    expect(minimalTool(tool("scrape", "Scrapes a page. It has many options.", params))).toEqual(
+      tool("scrape", "Scrapes a page.", {
+        type: "object",
+        properties: { url: { type: "string" }, formats: { type: "array", items: { type: "string" } }, wait: { type: ["integer", "null"] }, mode: { type: "string" }, location: { type: "object" }, anything: {}, either: {} },
+        required: ["url"],
+      }),
+    );
   });
 
   it("keeps the best-ranked tool where not even one fits", () => {
@@ -168,5 +208,59 @@ describe("a run with more tools than its context holds", () => {
     const model = scriptedModel([], { contextSize: whole + 50 });
     const result = await runAgent({ model, tools, task: "Weather in Paris?", profile: "mid", toolShare: 1 });
     expect(result.tools).toMatchObject({ shown: tools.map((entry) => entry.name), left: [], compact: false, budget: whole + 50, promptTokens: whole });
+  });
+
+  /** A scraper documented at length (firecrawl_scrape's documentation alone is 3,762 tokens of a 4,096 context). */
+  const scrape = defineTool({
+    name: "firecrawl_scrape",
+    description: `Scrape content from a single URL with advanced options. ${"This is the most powerful, fastest and most reliable scraper tool; use it when you know exactly which page holds the information. ".repeat(30)}`,
+    params: Type.Object({
+      url: Type.String({ description: `The URL to scrape. ${"It must be absolute, with its scheme. ".repeat(10)}` }),
+      ...Object.fromEntries(
+        Array.from({ length: 30 }, (_, index) => [
+          `option${index}`,
+          Type.Optional(Type.Object({ depth: Type.Integer({ description: `How deep option ${index} goes, in links from the page. ${"More words. ".repeat(8)}` }), mode: Type.Union([Type.Literal("fast"), Type.Literal("thorough")]) }, { description: `Option ${index} of the scrape. ${"It changes what comes back. ".repeat(8)}` })),
+        ]),
+      ),
+    }),
+    run: ({ url }) => ({ markdown: `# ${url}` }),
+  });
+
+  it("offers a tool whose documentation alone outgrows the tools' share, documented by its parameters' names and types: the prompt fits", async () => {
+    const task = "Scrape https://example.com and tell me its title.";
+    const contextSize = 4096;
+    // Its documentation as written, and even by first sentences, takes more than the context's half by itself.
+    for (const documented of [scrape, { ...scrape, ...compactTool(scrape) }]) {
+      const probe = scriptedModel([]);
+      await runAgent({ model: probe, tools: [documented], task, profile: "mid", maxTurns: 1 }).catch(() => undefined);
+      expect(probe.requests[0]!.prompt.length).toBeGreaterThan(contextSize / 2);
+    }
+    const model = scriptedModel([{ thought: "", call: { tool: "firecrawl_scrape", args: { url: "https://example.com" } } }, { thought: "", call: { tool: "FinalAnswer", answer: "It is example.com." } }], { contextSize });
+    // Alone: the scripted model's tokens are code points, several to a tokenizer's token (the next test has the built-in model's).
+    const result = await runAgent({ model, tools: [scrape], task, profile: "mid" });
+    expect(result.tools).toMatchObject({ shown: ["firecrawl_scrape"], left: [], compact: true, minimal: ["firecrawl_scrape"], budget: contextSize / 2 });
+    expect(result.tools.promptTokens).toBeLessThanOrEqual(contextSize / 2);
+    expect(model.requests[0]!.prompt.length).toBe(result.tools.promptTokens);
+    expect(result.turns[0]!.visible.tools).toContain("firecrawl_scrape");
+    expect(result.turns[0]!).toMatchObject({ check: "ok", tool: { ok: true, result: { markdown: "# https://example.com" } } });
+    // The documentation never changes the grammar: the same as where the whole documentation fits.
+    const roomy = scriptedModel([{ thought: "", call: { tool: "FinalAnswer", answer: "-" } }], { contextSize: 100_000 });
+    const whole = await runAgent({ model: roomy, tools: [scrape], task, profile: "mid", maxTurns: 2 });
+    expect(whole.tools).toMatchObject({ compact: false, minimal: [] });
+    expect(roomy.requests[0]!.gbnf).toBe(model.requests[0]!.gbnf);
+  });
+
+  it("fits it on the built-in model's tokenizer at its default context", async () => {
+    const model = llamaModelPort(await openModel({ source: { tiny: 1 }, llama: await testLlama() }));
+    try {
+      expect(model.description.contextSize).toBe(4096);
+      // Two turns: the first offers the tools (a last turn offers only the final).
+      const result = await runAgent({ model, tools: [scrape, ...weatherTools], task: "Scrape https://example.com and tell me its title.", maxTurns: 2 });
+      expect(result.tools).toMatchObject({ shown: ["firecrawl_scrape", "CityWeather", "Calculator", "ConvertTemperature"], left: [], minimal: ["firecrawl_scrape"], budget: 2048 });
+      expect(result.tools.promptTokens).toBeLessThanOrEqual(2048);
+      expect(result.turns[0]!.visible.tools).toContain("firecrawl_scrape");
+    } finally {
+      await model.dispose();
+    }
   });
 });

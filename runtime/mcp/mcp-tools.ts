@@ -1,8 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { TSchema } from "@sinclair/typebox";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
-import { checkTool } from "./check-tool-definition.js";
-import type { Tool, ToolAnnotations } from "./define-tool.js";
+import { checkTool } from "../tools/check-tool-definition.js";
+import type { Tool, ToolAnnotations } from "../tools/define-tool.js";
+import { destructiveReason, readsAsDestructive } from "../tools/tool-approval.js";
 
 /** An MCP tool call that came back with `isError: true`: the server's own text, as the tool's failure. */
 export class McpToolError extends NarrowgaugeError {
@@ -15,11 +16,13 @@ export class McpToolError extends NarrowgaugeError {
 
 export interface McpToolsOptions {
   /**
-   * Destructive tools that may run: true for all, or their names. A tool is
-   * destructive as the MCP specification reads its annotations: unless it
-   * says `readOnlyHint: true` or `destructiveHint: false` (a tool with no
-   * annotations is destructive). Defaults to none: they are switched off
-   * (documented, never offered).
+   * Destructive tools that run without asking anyone: true for all, or
+   * their names. A tool is destructive as the MCP specification reads its
+   * annotations: unless it says `readOnlyHint: true` or
+   * `destructiveHint: false` (a tool with no annotations is destructive).
+   * Defaults to none: each destructive tool needs approval (`needsApproval`):
+   * a run with `approve` offers it and asks before each call, a run without
+   * one switches it off (documented, never offered).
    */
   allowDestructive?: boolean | readonly string[];
   /** Prepended to every tool's name (`fs.` → `fs.read_file`), to keep two servers' tools apart. Defaults to none. */
@@ -28,35 +31,67 @@ export interface McpToolsOptions {
 
 /** A connected server's tools, as narrowgauge tools. */
 export interface McpToolSet {
-  /** Every tool that compiled, destructive ones switched off unless allowed. */
+  /** Every tool that compiled. */
   tools: Tool[];
   /** Tools that cannot be used, each with why (a schema the grammar cannot hold, a definition that does not hold together). */
   refused: Array<{ name: string; reason: string }>;
-  /** The names of the tools switched off as destructive. */
-  switchedOff: string[];
+  /**
+   * The destructive tools `allowDestructive` does not name, each with why it
+   * reads as destructive. They carry `needsApproval`: runAgent's `approve`
+   * offers them (each call asked), and without it a run switches them off;
+   * `allowDestructive` naming one (or true) runs it without asking.
+   */
+  needsApproval: Array<{ name: string; reason: string }>;
 }
 
 interface McpContent {
   type: string;
   text?: string;
+  data?: string;
   mimeType?: string;
-  resource?: { uri?: string; text?: string; mimeType?: string };
+  uri?: string;
+  name?: string;
+  description?: string;
+  resource?: { uri?: string; text?: string; blob?: string; mimeType?: string };
 }
 
-/** What a call's result shows the model: structured content when there is some, else the text, else a summary of each part (images and blobs by type only). */
+/** The bytes base64 text decodes to, counted without decoding it. */
+const decodedBytes = (base64: string) => Buffer.byteLength(base64, "base64");
+
+/** The fields of a part a person needs, those the part has (an absent field is left out, not shown as null). */
+const present = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+
+/**
+ * One content part as the model is shown it: text as it is; a resource
+ * link's uri, name, description and type; an image's or audio's type and
+ * size (never the data: base64 is noise to a model and floods its
+ * context); an embedded resource's uri, type and text (a blob by its size).
+ */
+function shownPart(part: McpContent): Record<string, unknown> {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "resource_link":
+      return present({ type: part.type, uri: part.uri, name: part.name, description: part.description, mimeType: part.mimeType });
+    case "image":
+    case "audio":
+      return present({ type: part.type, mimeType: part.mimeType, bytes: typeof part.data === "string" ? decodedBytes(part.data) : undefined });
+    case "resource": {
+      const resource = part.resource ?? {};
+      return present({ type: "resource", uri: resource.uri, mimeType: resource.mimeType, text: resource.text, bytes: typeof resource.blob === "string" ? decodedBytes(resource.blob) : undefined });
+    }
+    default:
+      return present({ type: part.type, mimeType: part.mimeType });
+  }
+}
+
+/** What a call's result shows the model: structured content when there is some, else the text, else each part as shownPart shows it. */
 function observed(result: { content?: unknown; structuredContent?: unknown }): unknown {
   if (result.structuredContent !== undefined && result.structuredContent !== null) return result.structuredContent;
   const content = (Array.isArray(result.content) ? result.content : []) as McpContent[];
   if (content.every((part) => part.type === "text")) return content.map((part) => part.text ?? "").join("\n");
-  return content.map((part) => {
-    if (part.type === "text") return { type: "text", text: part.text };
-    if (part.type === "resource") return { type: "resource", uri: part.resource?.uri, text: part.resource?.text };
-    return { type: part.type, mimeType: part.mimeType };
-  });
+  return content.map(shownPart);
 }
-
-/** Destructive as the MCP specification reads the hints: `destructiveHint` defaults to true unless the tool says it is read-only. */
-const isDestructive = (annotations: ToolAnnotations | undefined) => annotations?.readOnlyHint !== true && annotations?.destructiveHint !== false;
 
 /** How many pages of a tool list are read: a server that pages on past this (or repeats a cursor) is refused, not followed forever. */
 export const MAX_TOOL_PAGES = 100;
@@ -80,11 +115,12 @@ function nameRefusal(name: string, taken: ReadonlySet<string>): string | null {
  * each input schema compiled now (what cannot be compiled is in `refused`
  * with its reason; the rest stay usable), calls forwarded with the run's
  * signal (the run's tool timeout aborts them), results (structured content,
- * text, `isError`) turned into what the model is shown. A server that dies
- * mid-run makes a call fail, which the model sees as that tool's error.
+ * text, `isError`) turned into what the model is shown, destructive tools
+ * marked `needsApproval` unless allowed. A server that dies mid-run makes a
+ * call fail, which the model sees as that tool's error.
  */
 export async function mcpTools(client: Pick<Client, "listTools" | "callTool">, options: McpToolsOptions = {}): Promise<McpToolSet> {
-  const set: McpToolSet = { tools: [], refused: [], switchedOff: [] };
+  const set: McpToolSet = { tools: [], refused: [], needsApproval: [] };
   const listed: Array<{ name: string; description?: string; title?: string; inputSchema: unknown; annotations?: ToolAnnotations }> = [];
   const cursors = new Set<string>();
   for (let cursor: string | undefined, pages = 0; pages === 0 || cursor; pages++) {
@@ -105,13 +141,15 @@ export async function mcpTools(client: Pick<Client, "listTools" | "callTool">, o
       continue;
     }
     taken.add(name);
-    const off = isDestructive(listing.annotations) && !allowed(listing.name) && !allowed(name);
+    const destructive = readsAsDestructive(listing.annotations);
+    const asks = destructive && !allowed(listing.name) && !allowed(name);
     const tool: Tool = Object.freeze({
       name,
       description: listing.description ?? listing.annotations?.title ?? listing.title ?? "",
       params: listing.inputSchema as TSchema,
       ...(listing.annotations ? { annotations: Object.freeze({ ...listing.annotations }) } : {}),
-      ...(off ? { switchedOff: true } : {}),
+      // Said outright for every destructive tool: needsApproval's default reads a tool with no annotations as safe, the MCP specification as destructive.
+      ...(destructive ? { needsApproval: asks } : {}),
       async run(args: unknown, context: { signal: AbortSignal }) {
         // The run's signal (and the registry's timeout, through it) ends the request; the SDK's own timeout must not come first.
         const result = (await client.callTool({ name: listing.name, arguments: args as Record<string, unknown> }, undefined, { signal: context.signal, timeout: 2 ** 31 - 1 })) as {
@@ -120,7 +158,10 @@ export async function mcpTools(client: Pick<Client, "listTools" | "callTool">, o
           isError?: boolean;
           toolResult?: unknown;
         };
-        if (result.isError) throw new McpToolError(name, String(observed({ content: result.content })));
+        if (result.isError) {
+          const shown = observed({ content: result.content });
+          throw new McpToolError(name, typeof shown === "string" ? shown : JSON.stringify(shown));
+        }
         // An older protocol's compatibility result carries `toolResult` alone.
         return result.content === undefined && result.toolResult !== undefined ? result.toolResult : observed(result);
       },
@@ -132,7 +173,7 @@ export async function mcpTools(client: Pick<Client, "listTools" | "callTool">, o
       continue;
     }
     set.tools.push(tool);
-    if (off) set.switchedOff.push(name);
+    if (asks) set.needsApproval.push({ name, reason: destructiveReason(listing.annotations) });
   }
   return set;
 }

@@ -9,8 +9,9 @@ import { runAgent } from "../../../runtime/loop/run-agent.js";
 import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
 import { openModel } from "../../../runtime/backends/llama/open-model.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
-import { connectMcpServer, McpConnectError, type McpConnection } from "../../../runtime/tools/mcp-server.js";
-import { mcpTools, type McpToolSet } from "../../../runtime/tools/mcp-tools.js";
+import { connectMcpServer, McpConnectError, type McpConnection } from "../../../runtime/mcp/mcp-server.js";
+import { mcpTools, type McpToolSet } from "../../../runtime/mcp/mcp-tools.js";
+import type { ApprovalRequest } from "../../../runtime/tools/tool-approval.js";
 import { ROOT } from "../../helpers/cli.js";
 import { testLlama } from "../../helpers/llama.js";
 
@@ -47,17 +48,72 @@ describe("MCP servers' tools as narrowgauge tools (the reference servers, over s
     expect(refused).toEqual([]);
   });
 
-  it("switches destructive tools off unless allowed, and records the hints on the tool", async () => {
-    const { tools, switchedOff } = sets.filesystem!;
-    expect(switchedOff).toEqual(expect.arrayContaining(["write_file", "edit_file", "move_file"]));
-    expect(tools.find((tool) => tool.name === "write_file")).toMatchObject({ switchedOff: true, annotations: { destructiveHint: true } });
+  it("marks destructive tools as needing approval unless allowed, switches them off in a run with no one to ask, and records the hints on the tool", async () => {
+    const { tools, needsApproval } = sets.filesystem!;
+    expect(needsApproval).toEqual(expect.arrayContaining([{ name: "write_file", reason: "destructiveHint: true" }, { name: "edit_file", reason: "destructiveHint: true" }, { name: "move_file", reason: "destructiveHint: true" }]));
+    expect(tools.find((tool) => tool.name === "write_file")).toMatchObject({ needsApproval: true, annotations: { destructiveHint: true } });
     expect(tools.find((tool) => tool.name === "read_text_file")).toMatchObject({ annotations: { readOnlyHint: true } });
     const model = scriptedModel([{ thought: "", call: { tool: "write_file", args: { path: join(folder, "evil.txt"), content: "x" } } }, { thought: "", call: { tool: "FinalAnswer", answer: "done" } }]);
     const result = await runAgent({ model, tools, task: "Write evil.txt.", requireTool: "never" });
     expect(result.turns[0]).toMatchObject({ check: "banned", tool: { name: "write_file", ok: false } });
     expect(existsSync(join(folder, "evil.txt"))).toBe(false);
     const allowed = await mcpTools(connections[0]!.client, { allowDestructive: ["write_file"] });
-    expect(allowed.switchedOff).not.toContain("write_file");
+    expect(allowed.needsApproval.map((entry) => entry.name)).not.toContain("write_file");
+  });
+
+  it("offers the memory server's destructive tool to a run of the built-in model with approve: a no is fed back and the tool leaves the union, a yes reaches the server", async () => {
+    const { tools, needsApproval } = sets.memory!;
+    expect(needsApproval.map((entry) => entry.name)).toEqual(["delete_entities", "delete_observations", "delete_relations"]);
+    // Every other tool disabled and a tool required: the first step can only be a delete_entities call, whatever the random model writes in it.
+    const disabledTools = tools.map((tool) => tool.name).filter((name) => name !== "delete_entities");
+    const port = llamaModelPort(await openModel({ source: { tiny: 4 }, llama: await testLlama(), contextSize: 8192, sequences: 1 }));
+    const options = { model: port, tools, disabledTools, task: "Delete the entity Ada from the memory.", requireTool: "always", maxTurns: 2, defaultMaxItems: 2, defaultMaxLength: 16, toolTimeoutMs: 5000 } as const;
+    try {
+      const unasked = await runAgent(options);
+      expect(unasked.turns[0]!.visible.tools).toEqual([]);
+      expect(unasked.turns[0]!.guards).toContainEqual({ guard: "A5", kind: "switch-off", tool: "delete_entities", reason: "switched off for this run" });
+
+      const asked: ApprovalRequest[] = [];
+      const started: string[] = [];
+      const declined = await runAgent({ ...options, approve: (call) => (asked.push(call), "no"), onEvent: (event) => void (event.type === "tool-start" && started.push(event.name)) });
+      expect(declined.turns[0]!.visible.tools).toEqual(["delete_entities"]);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ tool: "delete_entities", turn: 1, annotations: { destructiveHint: true }, args: declined.turns[0]!.step!.call.args });
+      expect(declined.turns[0]).toMatchObject({ check: "declined", tool: { name: "delete_entities", ok: false, approval: "no", failure: { code: "declined" }, result: { error: expect.stringContaining("The person declined") } } });
+      expect(started).toEqual([]);
+      expect(declined.turns[1]!.visible).toMatchObject({ tools: [], final: true });
+      expect(declined.turns[1]!.guards).toContainEqual({ guard: "A5", kind: "switch-off", tool: "delete_entities", reason: "the person declined to run it" });
+
+      const approved = await runAgent({ ...options, approve: () => "yes" });
+      expect(approved.turns[0]!.tool).toMatchObject({ name: "delete_entities", ok: true, approval: "yes" });
+    } finally {
+      await port.dispose();
+    }
+  }, 120_000);
+
+  it("shows what a person needs of the everything server's parts: an image by type and size, resource links whole, an embedded resource's text, a blob by its size", async () => {
+    const everything = connections[2]!.client;
+    const run = (name: string, args: object) => sets.everything!.tools.find((tool) => tool.name === name)!.run(args, { signal: new AbortController().signal, turn: 1 });
+    const raw = (await everything.callTool({ name: "get-tiny-image", arguments: {} })) as { content: Array<{ type: string; data?: string }> };
+    const png = Buffer.from(raw.content.find((part) => part.type === "image")!.data!, "base64");
+    expect(await run("get-tiny-image", {})).toEqual([
+      { type: "text", text: "Here's the image you requested:" },
+      { type: "image", mimeType: "image/png", bytes: png.length },
+      { type: "text", text: "The image above is the MCP logo." },
+    ]);
+    expect(await run("get-resource-links", { count: 2 })).toEqual([
+      { type: "text", text: "Here are 2 resource links to resources available in this server:" },
+      { type: "resource_link", uri: "demo://resource/dynamic/blob/1", name: "Blob Resource 1", description: "Resource 1: plaintext resource", mimeType: "text/plain" },
+      { type: "resource_link", uri: "demo://resource/dynamic/text/2", name: "Text Resource 2", description: "Resource 2: plaintext resource", mimeType: "text/plain" },
+    ]);
+    const text = (await run("get-resource-reference", { resourceType: "Text", resourceId: 1 })) as unknown[];
+    expect(text[1]).toEqual({ type: "resource", uri: "demo://resource/dynamic/text/1", mimeType: "text/plain", text: expect.stringMatching(/^Resource 1: This is a plaintext resource created at \S/) });
+    const blob = (await run("get-resource-reference", { resourceType: "Blob", resourceId: 1 })) as Array<{ bytes?: number }>;
+    expect(blob[1]).toEqual({ type: "resource", uri: "demo://resource/dynamic/blob/1", mimeType: "text/plain", bytes: expect.any(Number) });
+    // "Resource 1: This is a base64 blob created at " and a local time of day, decoded: not the base64 text's length.
+    const prefix = Buffer.byteLength("Resource 1: This is a base64 blob created at ");
+    expect(blob[1]!.bytes! - prefix).toBeGreaterThanOrEqual(5);
+    expect(blob[1]!.bytes! - prefix).toBeLessThanOrEqual(16);
   });
 
   it("runs a scripted agent that calls a tool and answers from its result", async () => {

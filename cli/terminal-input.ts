@@ -1,0 +1,37 @@
+/**
+ * Asking a person at a terminal: whether one can be asked, one line read
+ * from stdin (bounded by a signal), and text from servers and models made
+ * safe to show there. Used by the approval prompt and the MCP prompts.
+ */
+
+/** Text from a server or a model as a terminal shows it: control characters (C0, DEL, C1: escape sequences) written as \u escapes, never sent to the terminal. */
+export const printable = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** Whether a person can be asked: the answer comes from stdin and the question goes to stderr, so both must be terminals (a pipe answers nothing). */
+export const canAsk = (input: { isTTY?: boolean }, output: { isTTY?: boolean }) => input.isTTY === true && output.isTTY === true;
+
+/** One line from `input`: null at its end, or when `signal` fires. What follows the line in the same chunk (typed ahead) is dropped. */
+export function readLine(input: NodeJS.ReadableStream & { readableEnded?: boolean }, signal: AbortSignal): Promise<string | null> {
+  if (input.readableEnded || signal.aborted) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    let text = "";
+    const finish = (line: string | null) => {
+      input.off("data", onData);
+      input.off("end", onEnd);
+      signal.removeEventListener("abort", onEnd);
+      // Paused, stdin no longer holds the process open once the run is over.
+      input.pause();
+      resolve(line);
+    };
+    const onData = (chunk: Buffer | string) => {
+      text += chunk.toString();
+      const end = text.indexOf("\n");
+      if (end !== -1) finish(text.slice(0, end).replace(/\r$/, ""));
+    };
+    const onEnd = () => finish(null);
+    input.on("data", onData);
+    input.once("end", onEnd);
+    signal.addEventListener("abort", onEnd, { once: true });
+    input.resume();
+  });
+}
