@@ -152,7 +152,7 @@ describe("narrowgauge serve, a client that disconnects", () => {
     }
   });
 
-  it("frees its slot mid-stream within 250 ms", async () => {
+  it("frees its slot mid-stream, well before the stream would have ended by itself", async () => {
     // The random model with one slot and a long thought: a stream that would go on for a while once its thought starts.
     const tiny = llamaModelPort(await openModel({ source: "tiny", llama: await testLlama(), sequences: 1 }));
     const single = await startChatServer({ model: tiny, step: { thoughtMaxLength: 1000, maxTokensPerStep: 2000 } });
@@ -171,15 +171,16 @@ describe("narrowgauge serve, a client that disconnects", () => {
       return { drop: () => controller.abort(), ended };
     };
     try {
-      // Left alone, the stream goes on well past 250 ms after its thought starts: the bound below is not met by a step that ends by itself.
+      // Left alone, the stream goes on for a while after its thought starts, measured here on this machine as it is now (no wall-clock bound a loaded machine would break).
       const control = await hold();
-      expect(await control.ended).toBeGreaterThan(250);
+      const byItself = (await control.ended) ?? Number.POSITIVE_INFINITY;
       const held = await hold();
       held.drop();
       const next = await fetch(`${single.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ messages: [{ role: "user", content: WEATHER_TASK }], tools }) });
       const answered = (await next.json()) as { narrowgauge: { ms: { waited: number } } };
       expect(next.status).toBe(200);
-      expect(answered.narrowgauge.ms.waited).toBeLessThan(250);
+      // A slot kept until the dropped stream ended by itself would make the next request wait most of that time.
+      expect(answered.narrowgauge.ms.waited).toBeLessThan(byItself / 2);
     } finally {
       await single.close();
       await tiny.dispose();
