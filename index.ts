@@ -8,7 +8,7 @@ export * from "./core.js";
 
 // What needs Node: models by path or URI, llama-server, tools modules and MCP servers, one sampled value
 export { loadTools, ToolsModuleError } from "./runtime/tools/load-tools.js";
-export { MAX_TOOL_PAGES, mcpTools, McpToolError, McpToolListError, type McpToolSet, type McpToolsOptions } from "./runtime/mcp/mcp-tools.js";
+export { MAX_TOOL_PAGES, mcpTools, McpToolError, McpToolListError, type McpToolListChange, type McpToolSet, type McpToolsOptions } from "./runtime/mcp/mcp-tools.js";
 export { connectMcpServer, McpConnectError, type McpConnection, type McpConnectOptions, type McpServerSpec } from "./runtime/mcp/mcp-server.js";
 export { McpAuthError, type McpRemoteAuth } from "./runtime/mcp/mcp-auth.js";
 export { DEFAULT_REDIRECT_URL, McpSignInError, type AuthorizeHandler, type McpOAuthOptions } from "./runtime/mcp/mcp-oauth-provider.js";

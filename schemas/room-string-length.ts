@@ -8,17 +8,20 @@ const ROOM_STRING_STEP = 64;
 
 /**
  * The bound on a tool argument string whose schema sets no maxLength, where
- * runAgent's `defaultMaxLength` is not given: a code point for each token
- * the step may sample (`stepTokens`: maxTokensPerStep, or what the context
- * has left after the prompt and the final's reserve, if less), rounded down
- * to a step of 64, at least ROOM_STRING_FLOOR and at most GBNF_STRING_LIMIT.
- * A token of plain text holds at least one character, so a string this long
- * is as long as the step's tokens could hold at one character each; a fixed
- * 256 left valid arguments unwritable (a file's 316-character content, a
- * 306-character message: measured on the GitHub and Slack MCP
- * servers' tools).
+ * runAgent's `defaultMaxLength` is not given: a code point for every two
+ * tokens the step may sample (`stepTokens`: maxTokensPerStep, or what the
+ * context has left after the prompt and the final's reserve, if less),
+ * rounded down to a step of 64, at least ROOM_STRING_FLOOR and at most
+ * GBNF_STRING_LIMIT. Half: a token of plain text holds at least one
+ * character, and the other half is left for the rest of the step (the
+ * thought, the call's frame, the other arguments), so a model that writes
+ * one string to its bound still finishes its step; at every character per
+ * token, one string could take the whole step and cut it off. A fixed 256
+ * left valid arguments unwritable (a file's 316-character content, a
+ * 306-character message: measured on the GitHub and Slack MCP servers'
+ * tools).
  */
 export function roomStringLength(stepTokens: number): number {
-  const stepped = Math.floor(Math.max(0, stepTokens) / ROOM_STRING_STEP) * ROOM_STRING_STEP;
+  const stepped = Math.floor(Math.max(0, stepTokens) / 2 / ROOM_STRING_STEP) * ROOM_STRING_STEP;
   return Math.min(GBNF_STRING_LIMIT, Math.max(ROOM_STRING_FLOOR, stepped));
 }

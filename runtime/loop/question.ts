@@ -107,8 +107,17 @@ export function createConversation(config: RunConfig): Conversation {
   };
 }
 
-/** Whether a tool is off for the whole run by its own definition: switched off, or needing approval where no one can be asked (no `approve`). */
-const offForRun = (config: Pick<RunConfig, "approve">, tool: Tool) => tool.switchedOff === true || (config.approve === undefined && needsApproval(tool));
+/** Whether a tool is off by its own definition, as of this turn: switched off, not available now, or needing approval where no one can be asked (no `approve`). */
+const offForRun = (config: Pick<RunConfig, "approve">, tool: Tool) => tool.switchedOff === true || !availableNow(tool) || (config.approve === undefined && needsApproval(tool));
+
+/** A tool's `available()`, asked now; one that throws is not available (it is the caller's code, and a turn must not fail on it). */
+function availableNow(tool: Tool): boolean {
+  try {
+    return tool.available?.() !== false;
+  } catch {
+    return false;
+  }
+}
 
 /** The history the prompt shows: the system message, then every exchange that has not left the prompt. */
 export function shownHistory(conversation: Pick<Conversation, "history" | "exchanges" | "dropped">): readonly ChatHistoryItem[] {

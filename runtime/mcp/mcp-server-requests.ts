@@ -2,7 +2,6 @@ import { pathToFileURL } from "node:url";
 import { basename, resolve } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { thrownMessage } from "../../base/thrown-message.js";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 
@@ -72,7 +71,8 @@ export function rootsOf(roots: readonly string[] | true, cwd = process.cwd()): A
 }
 
 /** Installs the handlers for what servers ask back; each ends when the connection closes. */
-export function answerServerRequests(client: Client, requests: McpServerRequests, closing: AbortSignal): void {
+export async function answerServerRequests(client: Client, requests: McpServerRequests, closing: AbortSignal): Promise<void> {
+  const { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
     if (!requests.elicit) return { action: "decline" as const };
     const params = request.params as { mode?: string; message: string; requestedSchema?: unknown; url?: string };

@@ -83,9 +83,9 @@ export async function connectMcpServer(spec: McpServerSpec, options: McpConnectO
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   // A client per attempt: one whose handshake failed is not connected again.
   const clients: Client[] = [];
-  const newClient = () => {
+  const newClient = async () => {
     const client = new Client({ name: options.name ?? "narrowgauge", version: "0.1.0" }, { capabilities: clientCapabilities(options) });
-    answerServerRequests(client, options, closing.signal);
+    await answerServerRequests(client, options, closing.signal);
     clients.push(client);
     return client;
   };
@@ -94,7 +94,7 @@ export async function connectMcpServer(spec: McpServerSpec, options: McpConnectO
     await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   };
   try {
-    const client = "url" in spec ? await connectRemote(newClient, spec, options, secrets, closing.signal, shown) : await connectProcess(newClient(), spec, options, secrets, shown);
+    const client = "url" in spec ? await connectRemote(newClient, spec, options, secrets, closing.signal, shown) : await connectProcess(await newClient(), spec, options, secrets, shown);
     return { client, redact: (text) => secrets.redact(text), close };
   } catch (error) {
     await close();
@@ -124,14 +124,14 @@ async function connectProcess(client: Client, spec: Exclude<McpServerSpec, Remot
   return client;
 }
 
-async function connectRemote(newClient: () => Client, spec: Remote, options: McpConnectOptions, secrets: Secrets, signal: AbortSignal, shown: string): Promise<Client> {
+async function connectRemote(newClient: () => Promise<Client>, spec: Remote, options: McpConnectOptions, secrets: Secrets, signal: AbortSignal, shown: string): Promise<Client> {
   const url = new URL(spec.url);
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new McpConnectError(shown, `an MCP server's URL is http or https, not ${url.protocol}`);
   const { fetch, lastRefusal } = await remoteFetch(url, spec, secrets, signal);
   const target = withoutCredentials(url);
   const timeout = options.timeoutMs ?? (spec.oauth ? 600_000 : 30_000);
   const attempt = async (transport: Transport) => {
-    const client = newClient();
+    const client = await newClient();
     try {
       await client.connect(transport, { timeout });
       return client;

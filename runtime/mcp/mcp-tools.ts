@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { TSchema } from "@sinclair/typebox";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
+import { thrownMessage } from "../../base/thrown-message.js";
 import { checkTool } from "../tools/check-tool-definition.js";
 import type { Tool, ToolAnnotations } from "../tools/define-tool.js";
 import { destructiveReason, readsAsDestructive } from "../tools/tool-approval.js";
@@ -25,6 +26,14 @@ export interface McpToolsOptions {
    * one switches it off (documented, never offered).
    */
   allowDestructive?: boolean | readonly string[];
+  /**
+   * Told when the server's tools/list_changed changed its list. A tool it
+   * removed leaves the union from the next turn (its `available()` says
+   * false) and comes back if the server lists it again; a tool it added is
+   * not in this set: call mcpTools again for the next run, which documents
+   * it (a run's prompt, and so its documented tools, never changes).
+   */
+  onListChanged?: (change: McpToolListChange) => void;
   /** Prepended to every tool's name (`fs.` → `fs.read_file`), to keep two servers' tools apart. Defaults to none. */
   prefix?: string;
 }
@@ -102,6 +111,87 @@ export class McpToolListError extends NarrowgaugeError {
   readonly endsRun = true;
 }
 
+type Listing = { name: string; description?: string; title?: string; inputSchema: unknown; annotations?: ToolAnnotations };
+
+/** Every page of the server's tool list, bounded: past MAX_TOOL_PAGES pages, or at a repeated cursor, a McpToolListError. */
+async function listAll(client: Pick<Client, "listTools">): Promise<Listing[]> {
+  const listed: Listing[] = [];
+  const cursors = new Set<string>();
+  for (let cursor: string | undefined, pages = 0; pages === 0 || cursor; pages++) {
+    if (pages >= MAX_TOOL_PAGES) throw new McpToolListError(`the server's tool list runs past ${MAX_TOOL_PAGES} pages`);
+    let page: Awaited<ReturnType<Client["listTools"]>>;
+    try {
+      page = await client.listTools(cursor ? { cursor } : undefined);
+    } catch (error) {
+      // The SDK checks the list's shape (zod): a server that lists a tool wrongly fails the reading, typed here.
+      throw error instanceof NarrowgaugeError ? error : new McpToolListError(`the server's tool list could not be read: ${thrownMessage(error, 500)}`, { cause: error });
+    }
+    listed.push(...((Array.isArray(page.tools) ? page.tools : []) as Listing[]));
+    cursor = typeof page.nextCursor === "string" && page.nextCursor !== "" ? page.nextCursor : undefined;
+    if (cursor !== undefined && cursors.has(cursor)) throw new McpToolListError(`the server's tool list repeats the cursor ${JSON.stringify(cursor.slice(0, 80))}`);
+    if (cursor !== undefined) cursors.add(cursor);
+  }
+  return listed;
+}
+
+/** What a server's tools/list_changed changed: the names it added and removed (the server's own names). */
+export interface McpToolListChange {
+  added: string[];
+  removed: string[];
+}
+
+/**
+ * On the server's `notifications/tools/list_changed`, the list is read
+ * again (one reading at a time; a notice during one sets off one more) and
+ * `current` made the names it holds. A list that cannot be read leaves
+ * `current` as it was. Only a full client (one that takes notification
+ * handlers) is followed. Returns what waits for a reading in flight.
+ */
+async function followListChanges(client: object, current: Set<string>, onChange: ((change: McpToolListChange) => void) | undefined): Promise<() => Promise<void>> {
+  const full = client as Partial<Pick<Client, "setNotificationHandler" | "listTools">>;
+  if (typeof full.setNotificationHandler !== "function" || typeof full.listTools !== "function") return async () => undefined;
+  const { ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  let reading: Promise<void> | null = null;
+  let again = false;
+  const read = async () => {
+    do {
+      again = false;
+      const names = new Set((await listAll(full as Pick<Client, "listTools">)).map((listing) => listing.name));
+      const change = { added: [...names].filter((name) => !current.has(name)), removed: [...current].filter((name) => !names.has(name)) };
+      current.clear();
+      for (const name of names) current.add(name);
+      if (change.added.length + change.removed.length > 0) onChange?.(change);
+    } while (again);
+  };
+  full.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = read()
+      .catch(() => undefined)
+      .finally(() => (reading = null));
+  });
+  return async () => {
+    while (reading) await reading;
+  };
+}
+
+/** Waits for `work`, or until `signal` aborts, whichever is first (the listener removed either way). */
+async function unlessAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return;
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
 /** Names a listed tool may not take: the final answer's, and one listed already. */
 function nameRefusal(name: string, taken: ReadonlySet<string>): string | null {
   if (name === "FinalAnswer") return "FinalAnswer is the name of the final answer";
@@ -121,16 +211,10 @@ function nameRefusal(name: string, taken: ReadonlySet<string>): string | null {
  */
 export async function mcpTools(client: Pick<Client, "listTools" | "callTool">, options: McpToolsOptions = {}): Promise<McpToolSet> {
   const set: McpToolSet = { tools: [], refused: [], needsApproval: [] };
-  const listed: Array<{ name: string; description?: string; title?: string; inputSchema: unknown; annotations?: ToolAnnotations }> = [];
-  const cursors = new Set<string>();
-  for (let cursor: string | undefined, pages = 0; pages === 0 || cursor; pages++) {
-    if (pages >= MAX_TOOL_PAGES) throw new McpToolListError(`the server's tool list runs past ${MAX_TOOL_PAGES} pages`);
-    const page = await client.listTools(cursor ? { cursor } : undefined);
-    listed.push(...((Array.isArray(page.tools) ? page.tools : []) as typeof listed));
-    cursor = typeof page.nextCursor === "string" && page.nextCursor !== "" ? page.nextCursor : undefined;
-    if (cursor !== undefined && cursors.has(cursor)) throw new McpToolListError(`the server's tool list repeats the cursor ${JSON.stringify(cursor.slice(0, 80))}`);
-    if (cursor !== undefined) cursors.add(cursor);
-  }
+  const listed = await listAll(client);
+  // The names the server lists now: read again on its tools/list_changed, so a tool it removes leaves the union at the next turn.
+  const current = new Set(listed.map((listing) => listing.name));
+  const listRead = await followListChanges(client, current, options.onListChanged);
   const allowed = (name: string) => options.allowDestructive === true || (Array.isArray(options.allowDestructive) && options.allowDestructive.includes(name));
   const taken = new Set<string>();
   for (const listing of listed) {
@@ -150,6 +234,7 @@ export async function mcpTools(client: Pick<Client, "listTools" | "callTool">, o
       ...(listing.annotations ? { annotations: Object.freeze({ ...listing.annotations }) } : {}),
       // Said outright for every destructive tool: needsApproval's default reads a tool with no annotations as safe, the MCP specification as destructive.
       ...(destructive ? { needsApproval: asks } : {}),
+      available: () => current.has(listing.name),
       async run(args: unknown, context: { signal: AbortSignal }) {
         // The run's signal (and the registry's timeout, through it) ends the request; the SDK's own timeout must not come first.
         const result = (await client.callTool({ name: listing.name, arguments: args as Record<string, unknown> }, undefined, { signal: context.signal, timeout: 2 ** 31 - 1 })) as {
@@ -158,6 +243,8 @@ export async function mcpTools(client: Pick<Client, "listTools" | "callTool">, o
           isError?: boolean;
           toolResult?: unknown;
         };
+        // A call that changed the server's list (it said so before answering) returns once the list is read again, so the next turn's union has it.
+        await unlessAborted(listRead(), context.signal);
         if (result.isError) {
           const shown = observed({ content: result.content });
           throw new McpToolError(name, typeof shown === "string" ? shown : JSON.stringify(shown));

@@ -6,7 +6,7 @@ import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.j
 import { ToolDefinitionError } from "./tool-definition-error.js";
 
 /** Every key a tool definition may have (see ToolDefinition). */
-export const TOOL_KEYS = ["name", "description", "params", "run", "timeoutMs", "subjects", "aliases", "provides", "annotations", "needsApproval", "switchedOff", "parseArgs"] as const;
+export const TOOL_KEYS = ["name", "description", "params", "run", "timeoutMs", "subjects", "aliases", "provides", "annotations", "needsApproval", "switchedOff", "available", "parseArgs"] as const;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
@@ -64,6 +64,7 @@ export function checkToolDefinition(definition: unknown): void {
   if (definition.annotations !== undefined && !isRecord(definition.annotations)) throw new ToolDefinitionError(tool, "annotations", "must be an object of hints, e.g. { destructiveHint: true }");
   if (definition.needsApproval !== undefined && typeof definition.needsApproval !== "boolean") throw new ToolDefinitionError(tool, "needsApproval", "must be true or false (a function of the call is not supported: approve sees every call of the tool)");
   if (definition.switchedOff !== undefined && typeof definition.switchedOff !== "boolean") throw new ToolDefinitionError(tool, "switchedOff", "must be true or false");
+  if (definition.available !== undefined && typeof definition.available !== "function") throw new ToolDefinitionError(tool, "available", "must be a function () => boolean, asked before every turn");
   if (definition.parseArgs !== undefined && typeof definition.parseArgs !== "function") throw new ToolDefinitionError(tool, "parseArgs", "must be a function (args) => { ok, value } | { ok: false, message }");
   const declared = definition.subjects === undefined ? null : subjectDomains(tool, schema, definition.subjects);
   const { aliases } = definition;

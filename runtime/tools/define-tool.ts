@@ -55,6 +55,13 @@ export interface ToolDefinition<Name extends string, Params extends TSchema> ext
   /** Documented to the model but never offered, as if named in runAgent's `disabledTools` (A5). Defaults to false. */
   switchedOff?: boolean;
   /**
+   * Whether the tool can be called now, asked before every turn: while it
+   * says false the tool is out of the union (documented, never offered,
+   * as switchedOff). For tools that come and go: an MCP server's tool it
+   * no longer lists. Defaults to always.
+   */
+  available?: () => boolean;
+  /**
    * Turns arguments the schema accepted into what `run` receives, or refuses
    * them (a bad-arguments observation). Set by defineTool for params from a
    * schema library (zod's parse: defaults, transforms); rarely written by hand.

@@ -12,7 +12,7 @@ describe("the narrowgauge command line", () => {
     const { code, stdout } = await cli("--help");
     expect(code).toBe(0);
     for (const command of ["run", "demo", "probe", "spy", "trace", "server"]) expect(stdout).toMatch(new RegExp(`^  ${command} `, "m"));
-    expect(stdout).toContain("Exit codes: 0 answered, 1 failed or aborted, 2 bad usage or a model that cannot load.");
+    expect(stdout).toContain("Exit codes: 0 answered, 1 failed or aborted (an MCP server that will not start or refuses the credentials too), 2 bad usage or a model that cannot load.");
     expect((await cli("run", "--help")).stdout).toContain("--max-tokens-per-step");
   }, forProcesses(2));
 

@@ -102,7 +102,7 @@ export const RUN_OPTIONS = {
     "cap on a tool argument string whose schema sets no maxLength, in code points (a small model loops inside free text; the cap stops it)",
     "integer",
     { min: 0, max: GBNF_STRING_LIMIT },
-    "what the step's room allows: a code point per token the step may sample (maxTokensPerStep, or what the context has left if less), in steps of 64, at least 256, at most 4000",
+    "what the step's room allows: a code point for every two tokens the step may sample (maxTokensPerStep, or what the context has left if less), in steps of 64, at least 256, at most 4000",
   ),
   defaultMaxItems: integer("cap on a tool argument array (and a map's entries) whose schema sets no maxItems (maxProperties)", { min: 0, max: GBNF_REPETITION_LIMIT }, 16),
   freeValueDepth: integer("how deep a tool argument with no type (any JSON value) may nest: arrays and objects in arrays and objects", { min: 0, max: MAX_JSON_VALUE_DEPTH }, JSON_VALUE_DEPTH),

@@ -34,7 +34,7 @@ const isStandard = (value: unknown): value is StandardSchemaLike => hasPropertie
 
 /** How each library that implements Standard Schema without a JSON Schema converter on the value gets one (by `~standard.vendor`). */
 const CONVERTER_HINTS: Readonly<Record<string, string>> = {
-  zod: "zod 3 has none: use zod 4 (z.object from \"zod\" 4, or \"zod/v4\")",
+  zod: "zod 3 has none: use zod 4 (the zod package at version 4, or its zod/v4 entry)",
   valibot: "wrap it in toStandardJsonSchema(…) from @valibot/to-json-schema",
   arktype: "ArkType 2.1.28 and later have one",
 };

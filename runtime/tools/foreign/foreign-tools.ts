@@ -55,7 +55,7 @@ function fromOpenAI(tool: OpenAIFunctionTool): Tool {
 
 /** The fields of a narrowgauge tool an AI SDK tool may carry beside its own. */
 // `needsApproval` is the AI SDK's own name too: a boolean is honoured, a function of the call refused (never ignored: it guards a destructive tool).
-const NARROWGAUGE_EXTRAS = ["subjects", "aliases", "provides", "timeoutMs", "annotations", "needsApproval", "switchedOff"] as const;
+const NARROWGAUGE_EXTRAS = ["subjects", "aliases", "provides", "timeoutMs", "annotations", "needsApproval", "switchedOff", "available"] as const;
 
 function fromAiSdk(name: string, tool: AiSdkToolLike): Tool {
   if (!isObject(tool) || !("inputSchema" in tool)) throw new ToolDefinitionError(name, "inputSchema", "an AI SDK tool is made with tool({ description, inputSchema, execute })");

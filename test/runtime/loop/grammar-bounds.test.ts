@@ -54,20 +54,20 @@ describe("the default bounds are run options", () => {
     await expect(run(1, 17)).rejects.toThrow(/freeValueDepth/);
   });
 
-  it("bounds an unbounded string by the step's room where defaultMaxLength is not given: a code point per token the step may sample, at least 256", async () => {
+  it("bounds an unbounded string by the step's room where defaultMaxLength is not given: a code point for every two tokens the step may sample, at least 256", async () => {
     const grammarAt = async (contextSize: number | undefined) => {
       const model = scriptedModel([{ thought: "", call: { tool: "Note", args: { text: "hi", tags: [] } } }], contextSize === undefined ? {} : { contextSize });
       const result = await runAgent({ model, tools: [note], task: "Note hi.", maxTurns: 1, spy: true, profile: "none" });
       return { grammar: result.turns[0]!.spy!.grammar, prompt: result.turns[0]!.spy!.prompt.length };
     };
-    // An unbounded context: the step's cap, maxTokensPerStep (1024).
+    // An unbounded context: half the step's cap, maxTokensPerStep (1024).
     const unbounded = await grammarAt(undefined);
-    expect(await grammarAccepts(unbounded.grammar, noteStep("x".repeat(1024)))).toBe(true);
-    expect(await grammarAccepts(unbounded.grammar, noteStep("x".repeat(1025)))).toBe(false);
-    // A context that leaves 700 tokens beside the prompt and the final's reserve (128): 640, in steps of 64.
+    expect(await grammarAccepts(unbounded.grammar, noteStep("x".repeat(512)))).toBe(true);
+    expect(await grammarAccepts(unbounded.grammar, noteStep("x".repeat(513)))).toBe(false);
+    // A context that leaves 700 tokens beside the prompt and the final's reserve (128): 350, down to a step of 64, 320.
     const roomy = await grammarAt(unbounded.prompt + 128 + 700);
-    expect(await grammarAccepts(roomy.grammar, noteStep("x".repeat(640)))).toBe(true);
-    expect(await grammarAccepts(roomy.grammar, noteStep("x".repeat(641)))).toBe(false);
+    expect(await grammarAccepts(roomy.grammar, noteStep("x".repeat(320)))).toBe(true);
+    expect(await grammarAccepts(roomy.grammar, noteStep("x".repeat(321)))).toBe(false);
     // Less room than that: never below the old fixed bound, 256.
     const tight = await grammarAt(unbounded.prompt + 128 + 100);
     expect(await grammarAccepts(tight.grammar, noteStep("x".repeat(256)))).toBe(true);

@@ -8,6 +8,8 @@ import { McpAuthError } from "../../../runtime/mcp/mcp-auth.js";
 import { mcpTools } from "../../../runtime/mcp/mcp-tools.js";
 import { PersonAuthorization } from "../../../runtime/mcp/mcp-oauth-provider.js";
 import { Secrets } from "../../../runtime/mcp/mcp-secrets.js";
+import { loopbackAuthorization } from "../../../runtime/mcp/mcp-loopback.js";
+import { createServer } from "node:net";
 import { mcpHttpServer, type McpHttpServer } from "./mcp-http-server.js";
 
 const TOKEN = "tok-3f9a8b7c6d5e4f3a";
@@ -153,5 +155,38 @@ describe("OAuth state kept between runs", () => {
     await expect(provider.takeAuthorizationCode()).rejects.toThrow(/state does not match/);
     provider.redirectToAuthorization(new URL("https://auth.example.test/authorize"));
     await expect(provider.takeAuthorizationCode()).rejects.toThrow(/refused the sign-in: access_denied/);
+  });
+});
+
+describe("a person's sign-in coming back to this machine (loopbackAuthorization)", () => {
+  /** A loopback port nobody is listening on now. */
+  const freePort = () => new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+  it("shows the sign-in URL once it listens, and resolves with the redirect the browser brings back (other paths get 404)", async () => {
+    const redirect = new URL(`http://127.0.0.1:${await freePort()}/callback`);
+    const shown: string[] = [];
+    const authorize = loopbackAuthorization({
+      announce: (url) => {
+        shown.push(url.href);
+        void fetch(new URL("/favicon.ico", redirect)).then((response) => fetch(`${redirect.href}?code=abc&state=xyz`).then(() => response.status));
+      },
+    });
+    const back = await authorize(new URL("https://auth.example.test/authorize?x=1"), redirect, new AbortController().signal);
+    expect(shown).toEqual(["https://auth.example.test/authorize?x=1"]);
+    expect(String(back)).toBe(`${redirect.href}?code=abc&state=xyz`);
+  });
+
+  it("gives up when the connection closes or nobody signs in in time, and refuses a redirect it cannot listen on", async () => {
+    const redirect = new URL(`http://127.0.0.1:${await freePort()}/callback`);
+    const closing = new AbortController();
+    const waiting = loopbackAuthorization({ announce: () => closing.abort() })(new URL("https://a.test/"), redirect, closing.signal);
+    await expect(waiting).rejects.toThrow(/abandoned/);
+    await expect(loopbackAuthorization({ announce: () => undefined, timeoutMs: 50 })(new URL("https://a.test/"), redirect, new AbortController().signal)).rejects.toThrow(/nobody signed in/);
+    await expect(loopbackAuthorization({ announce: () => undefined })(new URL("https://a.test/"), new URL("http://example.com:8080/callback"), new AbortController().signal)).rejects.toThrow(/not a loopback address/);
   });
 });

@@ -26,6 +26,12 @@ describe("an MCP server's tool list, read with bounds", () => {
     expect(looping.asked()).toBe(2);
   });
 
+  it("refuses a list the SDK cannot read (a tool listed wrongly) typed, not with the SDK's own error", async () => {
+    const broken = { listTools: async () => { throw Object.assign(new Error("invalid_type at tools[0].inputSchema.type"), { name: "ZodError" }); }, callTool: async () => ({ content: [] }) } as unknown as Pick<Client, "listTools" | "callTool">;
+    await expect(mcpTools(broken)).rejects.toThrow(McpToolListError);
+    await expect(mcpTools(broken)).rejects.toThrow(/could not be read: invalid_type/);
+  });
+
   it("refuses a second tool of one name and one named FinalAnswer, keeping the rest", async () => {
     const { client } = server(() => ({ tools: [{ name: "read", inputSchema: schema, annotations: { readOnlyHint: true } }, { name: "read", inputSchema: schema }, { name: "FinalAnswer", inputSchema: schema }] }));
     const set = await mcpTools(client);
