@@ -57,7 +57,7 @@ export function serveCommand(command: Command, done: (code: number) => void): Co
     .option("--host <address>", "the address to listen on (loopback unless you say otherwise)", "127.0.0.1")
     .option("--port <n>", "the port (0: a free one, printed)", port, 8080)
     .addOption(new Option("--api-key <key>", "a key every /v1/ request must send as Authorization: Bearer <key>; /health stays open").env("NARROWGAUGE_SERVE_API_KEY"))
-    .option("--name <id>", "the model's id in /v1/models (default: the model's name)")
+    .option("--name <id>", "the model's id in /v1/models (default: demo or tiny for those, else the model's name)")
     .option("--max-body <bytes>", "the largest request body; larger ones get 413", positive, 4 * 1024 * 1024)
     .option("--max-bodies <bytes>", "bytes all request bodies in flight may hold together; past it 503 (default: 8 × --max-body)", positive)
     .option("--max-tools <n>", `tools one request may declare; more get 400 (default: ${DEFAULT_REQUEST_BOUNDS.maxTools})`, positive)
@@ -78,15 +78,18 @@ export function serveCommand(command: Command, done: (code: number) => void): Co
       const model = await loadCliModel(flags.model ?? "demo", { ...flags, apiKey: process.env.NARROWGAUGE_API_KEY || undefined });
       if (!model) return done(EXIT.usage);
       const { model: _model, ...step } = agentOptions(flags, model.description.sampling.sampling);
+      // The built-in models answer to the name they were asked by, as the docs' clients send it (model: "demo").
+      const source = flags.model ?? "demo";
+      const name = flags.name ?? (/^(demo|tiny)(:\d+)?$/.test(source) ? source : undefined);
       let server: Awaited<ReturnType<typeof startChatServer>>;
       try {
-        server = await startChatServer({ model, host: flags.host, port: flags.port, ...(key ? { apiKey: key } : {}), ...(flags.name ? { name: flags.name } : {}), maxBodyBytes: flags.maxBody, ...(flags.maxBodies ? { maxBodiesBytes: flags.maxBodies } : {}), bounds: requestBounds(flags), web: { corsOrigins: flags.corsOrigin, allowedHosts: flags.allowedHost }, queueTimeoutMs: flags.queueTimeout, step });
+        server = await startChatServer({ model, host: flags.host, port: flags.port, ...(key ? { apiKey: key } : {}), ...(name ? { name } : {}), maxBodyBytes: flags.maxBody, ...(flags.maxBodies ? { maxBodiesBytes: flags.maxBodies } : {}), bounds: requestBounds(flags), web: { corsOrigins: flags.corsOrigin, allowedHosts: flags.allowedHost }, queueTimeoutMs: flags.queueTimeout, step });
       } catch (error) {
         await model.dispose();
         throw error;
       }
       process.stdout.write(`${server.url}\n`);
-      process.stderr.write(`serving ${model.description.name} (${model.description.sessions ?? "unlimited"} slot(s)) at ${server.url}/v1${key ? " to clients that send its API key" : ""}; Ctrl-C stops it\n`);
+      process.stderr.write(`serving ${model.description.name}${name ? ` as "${name}"` : ""} (${model.description.sessions ?? "unlimited"} slot(s)) at ${server.url}/v1${key ? " to clients that send its API key" : ""}; Ctrl-C stops it\n`);
       await new Promise<void>((resolve) => {
         process.once("SIGINT", resolve);
         process.once("SIGTERM", resolve);
