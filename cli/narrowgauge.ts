@@ -3,7 +3,8 @@ import { packageVersion } from "./package-version.js";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
-import { loadTools, McpAuthError, McpConnectError, NarrowgaugeError } from "../index.js";
+import { loadTools, McpAuthError, McpConnectError, McpSignInError, NarrowgaugeError } from "../index.js";
+import { printable } from "./terminal-input.js";
 import { WEATHER_TASK, weatherTools } from "../demos/weather-tools.js";
 import { addAgentFlags, addModelFlags, UsageError, type FlagValues } from "./agent-flags.js";
 import { collect, mountMcpServers } from "./mcp-flags.js";
@@ -109,8 +110,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.answered : EXIT.usage;
     // A server that will not start, or refuses the credentials, is a run that failed (the message says what to pass), not bad usage.
-    if (error instanceof McpConnectError || error instanceof McpAuthError) {
-      process.stderr.write(`${error.message}\n`);
+    if (error instanceof McpConnectError || error instanceof McpAuthError || error instanceof McpSignInError) {
+      // A server's words (a response body, an error_description) reach a terminal: control characters escaped.
+      process.stderr.write(`${printable(error.message)}\n`);
       return EXIT.failed;
     }
     // Bad usage, and configuration the library refuses before any model call (a tools module that does not load, a tool definition that does not hold together, an option out of range).

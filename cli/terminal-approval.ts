@@ -1,4 +1,4 @@
-import { canAsk, printable, readLine } from "./terminal-input.js";
+import { canAsk, oneAtATime, printable, readLine } from "./terminal-input.js";
 import { destructiveReason, needsApproval, readsAsDestructive, type Approval, type Approve, type ApprovalRequest, type Tool } from "../index.js";
 
 /** How much of a call's arguments the question shows, in characters of their JSON. */
@@ -20,7 +20,8 @@ export function shownArguments(args: unknown): string {
  * the wait.
  */
 export function terminalApprove(input: NodeJS.ReadableStream & { readableEnded?: boolean }, output: NodeJS.WritableStream): Approve {
-  return async (call: ApprovalRequest) => {
+  return (call: ApprovalRequest) => oneAtATime(input, () => ask(call));
+  async function ask(call: ApprovalRequest): Promise<Approval> {
     const why = call.annotations ? `, ${destructiveReason(call.annotations)}` : "";
     output.write(`\n${printable(call.tool)} needs your approval (turn ${call.turn}${why}):\n  ${printable(call.tool)} ${shownArguments(call.args)}\nRun it? [y]es, [n]o, [a]lways for ${printable(call.tool)}: `);
     for (;;) {
@@ -33,7 +34,7 @@ export function terminalApprove(input: NodeJS.ReadableStream & { readableEnded?:
       if (answer) return answer;
       output.write("Answer y (yes), n (no) or a (always): ");
     }
-  };
+  }
 }
 
 /** The tools `--allow-destructive` names (or all, with "all") no longer need approval: they run without asking. */

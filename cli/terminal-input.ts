@@ -35,3 +35,14 @@ export function readLine(input: NodeJS.ReadableStream & { readableEnded?: boolea
     input.resume();
   });
 }
+
+/** The prompt running on each input: a second waits for the first, so one typed line never answers two questions. */
+const running = new WeakMap<object, Promise<unknown>>();
+
+/** Runs a whole prompt (its question and every line it reads) alone on `input`: prompts from several servers, or an approval beside them, take turns. */
+export function oneAtATime<T>(input: object, prompt: () => Promise<T>): Promise<T> {
+  const before = running.get(input) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(prompt);
+  running.set(input, mine.catch(() => undefined));
+  return mine;
+}

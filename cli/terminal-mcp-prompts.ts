@@ -1,5 +1,5 @@
 import type { McpElicitation, McpElicitationAnswer, McpElicitationField, McpSamplingRequest } from "../index.js";
-import { printable, readLine } from "./terminal-input.js";
+import { oneAtATime, printable, readLine } from "./terminal-input.js";
 
 type Input = NodeJS.ReadableStream & { readableEnded?: boolean };
 
@@ -41,7 +41,8 @@ function question(name: string, field: McpElicitationField, required: boolean): 
  * The input's end or the signal cancels.
  */
 export function terminalElicit(server: string, input: Input, output: NodeJS.WritableStream) {
-  return async (request: McpElicitation, signal: AbortSignal): Promise<McpElicitationAnswer> => {
+  return (request: McpElicitation, signal: AbortSignal): Promise<McpElicitationAnswer> => oneAtATime(input, () => elicit(request, signal));
+  async function elicit(request: McpElicitation, signal: AbortSignal): Promise<McpElicitationAnswer> {
     const ask = async (text: string) => (output.write(text), readLine(input, signal));
     output.write(`\n${printable(server)} asks: ${printable(request.message)}\n`);
     if (request.mode === "url") {
@@ -69,7 +70,7 @@ export function terminalElicit(server: string, input: Input, output: NodeJS.Writ
       }
     }
     return { action: "accept", content };
-  };
+  }
 }
 
 /**
@@ -79,7 +80,8 @@ export function terminalElicit(server: string, input: Input, output: NodeJS.Writ
  */
 export function terminalSamplingConsent(server: string, input: Input, output: NodeJS.WritableStream) {
   let always = false;
-  return async (request: McpSamplingRequest, signal: AbortSignal): Promise<boolean> => {
+  return (request: McpSamplingRequest, signal: AbortSignal): Promise<boolean> => (always ? Promise.resolve(true) : oneAtATime(input, () => consent(request, signal)));
+  async function consent(request: McpSamplingRequest, signal: AbortSignal): Promise<boolean> {
     if (always) return true;
     const last = request.messages.at(-1)?.text ?? "";
     output.write(`\n${printable(server)} asks your model to write up to ${request.maxTokens} tokens for it:\n  ${printable(last.length > 300 ? `${last.slice(0, 300)}…` : last)}\nLet it? [y]es, [n]o, [a]lways for this server: `);
@@ -92,5 +94,5 @@ export function terminalSamplingConsent(server: string, input: Input, output: No
       if (answer === "a" || answer === "always") return (always = true);
       output.write("Answer y (yes), n (no) or a (always): ");
     }
-  };
+  }
 }

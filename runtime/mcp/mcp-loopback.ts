@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import type { AuthorizeHandler } from "./mcp-oauth-provider.js";
+import { McpSignInError, type AuthorizeHandler } from "./mcp-oauth-provider.js";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
@@ -19,21 +19,32 @@ export function loopbackAuthorization(options: { announce: (authorizationUrl: UR
   return (authorizationUrl, redirectUrl, signal) =>
     new Promise<string>((resolve, reject) => {
       if (redirectUrl.protocol !== "http:" || !LOOPBACK_HOSTS.has(redirectUrl.hostname)) {
-        reject(new Error(`the redirect URL ${redirectUrl.origin} is not a loopback address this machine can listen on`));
+        reject(new McpSignInError(`the redirect URL ${redirectUrl.origin} is not a loopback address this machine can listen on`));
         return;
       }
+      if (signal.aborted) {
+        reject(new McpSignInError("the sign-in was abandoned: the connection closed"));
+        return;
+      }
+      // Any process on this machine can reach the port: a request that does not parse, or brings neither a code nor an error, is answered and ignored.
       const server = createServer((request, response) => {
-        const arrived = new URL(request.url ?? "/", redirectUrl.origin);
-        if (arrived.pathname !== redirectUrl.pathname) {
+        let arrived: URL;
+        try {
+          arrived = new URL(request.url ?? "/", redirectUrl.origin);
+        } catch {
+          response.writeHead(400).end();
+          return;
+        }
+        const answered = arrived.searchParams.has("code") || arrived.searchParams.has("error");
+        if (arrived.pathname !== redirectUrl.pathname || !answered) {
           response.writeHead(404).end();
           return;
         }
-        const signedIn = arrived.searchParams.has("code");
-        response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE(signedIn));
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE(arrived.searchParams.has("code")));
         finish(() => resolve(arrived.href));
       });
-      const timer = setTimeout(() => finish(() => reject(new Error(`nobody signed in within ${Math.round((options.timeoutMs ?? 300_000) / 1000)} s`))), options.timeoutMs ?? 300_000);
-      const aborted = () => finish(() => reject(new Error("the sign-in was abandoned: the connection closed")));
+      const timer = setTimeout(() => finish(() => reject(new McpSignInError(`nobody signed in within ${Math.round((options.timeoutMs ?? 300_000) / 1000)} s`))), options.timeoutMs ?? 300_000);
+      const aborted = () => finish(() => reject(new McpSignInError("the sign-in was abandoned: the connection closed")));
       signal.addEventListener("abort", aborted, { once: true });
       function finish(settle: () => void) {
         clearTimeout(timer);
@@ -43,7 +54,7 @@ export function loopbackAuthorization(options: { announce: (authorizationUrl: UR
         settle();
       }
       server.on("error", (error: NodeJS.ErrnoException) =>
-        finish(() => reject(new Error(error.code === "EADDRINUSE" ? `port ${redirectUrl.port} is in use, so the sign-in cannot come back to it; choose another redirect URL (oauth.redirectUrl, --mcp-oauth-redirect)` : `cannot listen for the sign-in's redirect: ${error.message}`))),
+        finish(() => reject(new McpSignInError(error.code === "EADDRINUSE" ? `port ${redirectUrl.port} is in use, so the sign-in cannot come back to it; choose another redirect URL (oauth.redirectUrl, --mcp-oauth-redirect)` : `cannot listen for the sign-in's redirect: ${error.message}`))),
       );
       server.listen(Number(redirectUrl.port || 80), redirectUrl.hostname.replace(/^\[|\]$/g, ""), () => options.announce(authorizationUrl));
     });

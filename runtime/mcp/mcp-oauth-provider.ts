@@ -107,6 +107,8 @@ export class PersonAuthorization implements OAuthClientProvider {
 
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
     this.secrets.add(client.client_secret, { known: true });
+    // A pre-registered client's secret came from the caller (an environment variable): it is not written to disk.
+    if (this.options.clientId) return;
     await this.store.update({ client });
   }
 
@@ -152,12 +154,15 @@ export class PersonAuthorization implements OAuthClientProvider {
     this.pendingAnswer = undefined;
     if (!answer) throw new McpSignInError("the server asked for a sign-in, but no authorization was started");
     const text = String(await answer).trim();
-    if (!/^https?:\/\//i.test(text)) return text;
+    if (!/^https?:\/\//i.test(text)) {
+      this.secrets.add(text, { known: true });
+      return text;
+    }
     const back = new URL(text);
     const error = back.searchParams.get("error");
     if (error) throw new McpSignInError(`the authorization server refused the sign-in: ${error}${back.searchParams.get("error_description") ? ` (${back.searchParams.get("error_description")})` : ""}`);
     const state = back.searchParams.get("state");
-    if (this.expectedState !== undefined && state !== null && state !== this.expectedState) throw new McpSignInError("the redirect's state does not match the sign-in narrowgauge started (another sign-in's redirect, or a forged one)");
+    if (this.expectedState !== undefined && state !== this.expectedState) throw new McpSignInError("the redirect's state does not match the sign-in narrowgauge started (another sign-in's redirect, or a forged one)");
     const code = back.searchParams.get("code");
     if (!code) throw new McpSignInError("the redirect carries no authorization code");
     this.secrets.add(code, { known: true });

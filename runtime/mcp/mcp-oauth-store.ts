@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
@@ -8,6 +8,16 @@ import { narrowgaugeCacheDir } from "../gguf/cache-dir.js";
 export interface StoredAuthorization {
   client?: OAuthClientInformationMixed;
   tokens?: OAuthTokens;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** What a file holds, kept only where it has the shape the SDK expects (a client with a string id, tokens with a string access token); anything else is read as nothing stored. */
+function stored(value: unknown): StoredAuthorization {
+  if (!isRecord(value)) return {};
+  const client = isRecord(value.client) && typeof value.client.client_id === "string" ? (value.client as unknown as StoredAuthorization["client"]) : undefined;
+  const tokens = isRecord(value.tokens) && typeof value.tokens.access_token === "string" && (value.tokens.refresh_token === undefined || typeof value.tokens.refresh_token === "string") ? (value.tokens as unknown as StoredAuthorization["tokens"]) : undefined;
+  return { ...(client ? { client } : {}), ...(tokens ? { tokens } : {}) };
 }
 
 /** Where OAuth state is kept: `<cache dir>/mcp-auth`, owner-only. */
@@ -35,8 +45,7 @@ export class AuthorizationStore {
     if (!this.file || this.loaded) return this.memory;
     this.loaded = true;
     try {
-      const parsed = JSON.parse(await readFile(this.file, "utf8")) as unknown;
-      this.memory = parsed && typeof parsed === "object" ? (parsed as StoredAuthorization) : {};
+      this.memory = stored(JSON.parse(await readFile(this.file, "utf8")) as unknown);
     } catch {
       this.memory = {};
     }
@@ -52,7 +61,7 @@ export class AuthorizationStore {
     const directory = join(this.file, "..");
     await mkdir(directory, { recursive: true, mode: 0o700 });
     await chmod(directory, 0o700);
-    const temporary = `${this.file}.${process.pid}.tmp`;
+    const temporary = `${this.file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
     await writeFile(temporary, JSON.stringify(this.memory), { mode: 0o600 });
     await rename(temporary, this.file);
   }

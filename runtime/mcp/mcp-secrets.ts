@@ -23,8 +23,8 @@ export class Secrets {
    * and never under 3 (redacting "a" would garble every message). A
    * "Bearer x" or "Basic x" header adds x too.
    */
-  add(value: string | undefined, options: { known?: boolean } = {}): void {
-    const trimmed = value?.trim();
+  add(value: unknown, options: { known?: boolean } = {}): void {
+    const trimmed = typeof value === "string" ? value.trim() : undefined;
     if (!trimmed || trimmed.length < (options.known ? 3 : SHORTEST_SECRET)) return;
     this.values.add(trimmed);
     const scheme = /^(?:bearer|basic|token|apikey)\s+(\S+)$/i.exec(trimmed);

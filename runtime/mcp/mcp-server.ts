@@ -2,7 +2,7 @@ import { thrownMessage } from "../../base/thrown-message.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
-import { McpAuthError, refusalAdvice, remoteFetch, withoutCredentials, type McpRemoteAuth } from "./mcp-auth.js";
+import { McpAuthError, redactedMessage, refusalAdvice, remoteFetch, withoutCredentials, type McpRemoteAuth } from "./mcp-auth.js";
 import { clientCapabilities, answerServerRequests, type McpServerRequests } from "./mcp-server-requests.js";
 import { Secrets } from "./mcp-secrets.js";
 
@@ -62,6 +62,18 @@ const LEGACY_STATUSES = new Set([400, 404, 405]);
 
 type Remote = Extract<McpServerSpec, { url: string }>;
 
+/** A text cut to `maxLength` characters (after redaction, so no secret survives the cut in part). */
+const cut = (text: string, maxLength: number) => (text.length > maxLength ? `${text.slice(0, maxLength)}…` : text);
+
+/** A server URL as messages show it; one that does not parse is refused without repeating it (it may hold a password). */
+function shownUrl(text: string, secrets: Secrets): string {
+  try {
+    return secrets.publicUrl(new URL(text));
+  } catch {
+    throw new McpConnectError("at the URL given", "it is not a URL (not repeated here: it may hold a credential)");
+  }
+}
+
 /**
  * Connects an MCP client (`@modelcontextprotocol/sdk`, loaded on first use)
  * to a server: stdio for a command; Streamable HTTP, else legacy HTTP+SSE,
@@ -77,7 +89,7 @@ type Remote = Extract<McpServerSpec, { url: string }>;
  */
 export async function connectMcpServer(spec: McpServerSpec, options: McpConnectOptions = {}): Promise<McpConnection> {
   const secrets = new Secrets();
-  const shown = "url" in spec ? secrets.publicUrl(new URL(spec.url)) : [spec.command, ...(spec.args ?? [])].join(" ");
+  const shown = "url" in spec ? shownUrl(spec.url, secrets) : [spec.command, ...(spec.args ?? [])].join(" ");
   if (!("url" in spec) && spec.env) secrets.addEnvironment(spec.env);
   const closing = new AbortController();
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
@@ -100,7 +112,7 @@ export async function connectMcpServer(spec: McpServerSpec, options: McpConnectO
     await close();
     // Typed already: a refusal, a server that would not start, options that cannot mean anything.
     if (error instanceof NarrowgaugeError) throw error;
-    throw new McpConnectError(shown, secrets.redact(thrownMessage(error)));
+    throw new McpConnectError(shown, redactedMessage(secrets, error, 2000));
   }
 }
 
@@ -119,7 +131,7 @@ async function connectProcess(client: Client, spec: Exclude<McpServerSpec, Remot
     await client.connect(transport, { timeout: options.timeoutMs ?? 30_000 });
   } catch (error) {
     const said = stderr();
-    throw new McpConnectError(shown, secrets.redact(`${thrownMessage(error)}${said ? `; the server wrote: ${said}` : ""}`));
+    throw new McpConnectError(shown, cut(secrets.redact(`${thrownMessage(error, 100_000)}${said ? `; the server wrote: ${said}` : ""}`), 4000));
   }
   return client;
 }
@@ -127,18 +139,27 @@ async function connectProcess(client: Client, spec: Exclude<McpServerSpec, Remot
 async function connectRemote(newClient: () => Promise<Client>, spec: Remote, options: McpConnectOptions, secrets: Secrets, signal: AbortSignal, shown: string): Promise<Client> {
   const url = new URL(spec.url);
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new McpConnectError(shown, `an MCP server's URL is http or https, not ${url.protocol}`);
-  const { fetch, lastRefusal } = await remoteFetch(url, spec, secrets, signal);
+  const { fetch, refusals } = await remoteFetch(url, spec, secrets, signal);
   const target = withoutCredentials(url);
   const timeout = options.timeoutMs ?? (spec.oauth ? 600_000 : 30_000);
   const attempt = async (transport: Transport) => {
     const client = await newClient();
+    refusals.clear();
+    // The SDK's timeout counts from the handshake's request; the legacy transport's start (waiting for its endpoint event) has none of its own.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new McpConnectError(shown, `no handshake within ${Math.round(timeout / 1000)} s`)), timeout);
+    });
     try {
-      await client.connect(transport, { timeout });
+      await Promise.race([client.connect(transport, { timeout }), late]);
       return client;
     } catch (error) {
-      const refusal = lastRefusal();
-      if (refusal) throw new McpAuthError(shown, refusal.status, secrets.redact(refusalAdvice(refusal, spec, error)));
+      await client.close().catch(() => undefined);
+      const refusal = refusals.last();
+      if (refusal) throw new McpAuthError(shown, refusal.status, cut(secrets.redact(refusalAdvice(refusal, spec, error)), 1500));
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
   };
   const streamable = async () => {
@@ -160,7 +181,7 @@ async function connectRemote(newClient: () => Promise<Client>, spec: Remote, opt
       return await legacy();
     } catch (legacyError) {
       if (legacyError instanceof McpAuthError) throw legacyError;
-      throw new McpConnectError(shown, secrets.redact(`Streamable HTTP was refused (${thrownMessage(error, 300)}), and so was the legacy HTTP+SSE transport (${thrownMessage(legacyError, 300)})`));
+      throw new McpConnectError(shown, `Streamable HTTP was refused (${redactedMessage(secrets, error, 300)}), and so was the legacy HTTP+SSE transport (${redactedMessage(secrets, legacyError, 300)})`);
     }
   }
 }

@@ -172,8 +172,9 @@ async function followListChanges(client: object, current: Set<string>, onChange:
       .catch(() => undefined)
       .finally(() => (reading = null));
   });
+  // The reading in flight when a call's result arrives, and no later one: a server that keeps announcing changes cannot hold calls up.
   return async () => {
-    while (reading) await reading;
+    if (reading) await reading;
   };
 }
 

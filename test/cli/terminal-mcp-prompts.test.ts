@@ -62,4 +62,12 @@ describe("what an MCP server asks, asked on a terminal", () => {
     const no = terminal("n");
     expect(await terminalSamplingConsent("s", no.input, no.output)(request, signal)).toBe(false);
   });
+
+  it("asks two servers' questions one after the other, so one typed line answers one of them", async () => {
+    const tty = terminal("y", "n");
+    const request = { messages: [{ role: "user" as const, text: "Summarize this" }], maxTokens: 40 };
+    const [first, second] = await Promise.all([terminalSamplingConsent("server A", tty.input, tty.output)(request, signal), terminalSamplingConsent("server B", tty.input, tty.output)(request, signal)]);
+    expect([first, second]).toEqual([true, false]);
+    expect(tty.shown().indexOf("server B asks")).toBeGreaterThan(tty.shown().indexOf("server A asks"));
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, stat } from "node:fs/promises";
+import { mkdtemp, readdir, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -94,6 +94,13 @@ describe("a remote MCP server with credentials (the SDK's server over Streamable
     expect(error.message).not.toMatch(/abc|a-long-plain-value/);
   });
 
+  it("refuses a URL that does not parse without repeating it (it may hold a password)", async () => {
+    const error = await rejection(connectMcpServer({ url: `https://ada:${PASSWORD}@host.test:99999/mcp` }));
+    expect(error).toBeInstanceOf(McpConnectError);
+    expect(error.message).not.toContain(PASSWORD);
+    expect(String((error as { input?: unknown }).input ?? "")).not.toContain(PASSWORD);
+  });
+
   it("refuses a URL that is not http(s), typed", async () => {
     await expect(connectMcpServer({ url: "file:///etc/passwd" })).rejects.toBeInstanceOf(McpConnectError);
   });
@@ -147,10 +154,23 @@ describe("OAuth state kept between runs", () => {
     expect(secrets.redact("a client-secret-123 b access-token-456 c refresh-token-789")).toBe("a [redacted] b [redacted] c [redacted]");
   });
 
+  it("reads a stored file of the wrong shape as nothing stored", async () => {
+    const directory = join(await mkdtemp(join(tmpdir(), "ng-auth-")), "store");
+    const provider = new PersonAuthorization("https://example.test/mcp", { store: directory }, new Secrets(), new AbortController().signal);
+    await provider.saveTokens({ access_token: "access-token-456", token_type: "Bearer" });
+    const [file] = await readdir(directory);
+    await writeFile(join(directory, file!), JSON.stringify({ tokens: { access_token: 5 }, client: "x" }));
+    const again = new PersonAuthorization("https://example.test/mcp", { store: directory }, new Secrets(), new AbortController().signal);
+    expect(await again.tokens()).toBeUndefined();
+    expect(await again.clientInformation()).toBeUndefined();
+  });
+
   it("checks the redirect's state, and reads an error the authorization server sent back", async () => {
-    const answers = ["http://127.0.0.1:33418/callback?code=abc&state=forged", "http://127.0.0.1:33418/callback?error=access_denied"];
+    const answers = ["http://127.0.0.1:33418/callback?code=abc&state=forged", "http://127.0.0.1:33418/callback?code=abc", "http://127.0.0.1:33418/callback?error=access_denied"];
     const provider = new PersonAuthorization("https://example.test/mcp", { store: false, authorize: async () => answers.shift()! }, new Secrets(), new AbortController().signal);
     provider.state();
+    provider.redirectToAuthorization(new URL("https://auth.example.test/authorize"));
+    await expect(provider.takeAuthorizationCode()).rejects.toThrow(/state does not match/);
     provider.redirectToAuthorization(new URL("https://auth.example.test/authorize"));
     await expect(provider.takeAuthorizationCode()).rejects.toThrow(/state does not match/);
     provider.redirectToAuthorization(new URL("https://auth.example.test/authorize"));
@@ -179,6 +199,22 @@ describe("a person's sign-in coming back to this machine (loopbackAuthorization)
     const back = await authorize(new URL("https://auth.example.test/authorize?x=1"), redirect, new AbortController().signal);
     expect(shown).toEqual(["https://auth.example.test/authorize?x=1"]);
     expect(String(back)).toBe(`${redirect.href}?code=abc&state=xyz`);
+  });
+
+  it("answers what is not a redirect (a request target that does not parse, the path without a code) and goes on waiting", async () => {
+    const redirect = new URL(`http://127.0.0.1:${await freePort()}/callback`);
+    const { request } = await import("node:http");
+    /** A raw request with any target, as any process on this machine can send. */
+    const raw = (target: string) => new Promise<number>((resolve) => request({ host: "127.0.0.1", port: Number(redirect.port), path: target }, (response) => (response.resume(), resolve(response.statusCode ?? 0))).on("error", () => resolve(-1)).end());
+    const statuses: number[] = [];
+    const back = await loopbackAuthorization({
+      announce: () => void (async () => {
+        statuses.push(await raw("//[x/"), await raw("/callback"), await raw("/callback?state=only"));
+        await raw("/callback?code=c1&state=s1");
+      })(),
+    })(new URL("https://a.test/"), redirect, new AbortController().signal);
+    expect(statuses).toEqual([400, 404, 404]);
+    expect(String(back)).toBe(`${redirect.href}?code=c1&state=s1`);
   });
 
   it("gives up when the connection closes or nobody signs in in time, and refuses a redirect it cannot listen on", async () => {
