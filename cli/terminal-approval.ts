@@ -1,10 +1,8 @@
-import { canAsk, oneAtATime, printable, readLine } from "./terminal-input.js";
+import { canAsk, oneAtATime, printable, readYesNoAlways } from "./terminal-input.js";
 import { destructiveReason, needsApproval, readsAsDestructive, type Approval, type Approve, type ApprovalRequest, type Tool } from "../index.js";
 
 /** How much of a call's arguments the question shows, in characters of their JSON. */
 export const SHOWN_ARGUMENTS = 400;
-
-const ANSWERS: Readonly<Record<string, Approval>> = { y: "yes", yes: "yes", n: "no", no: "no", a: "always", always: "always" };
 
 /** A call's arguments as the question shows them: their JSON, cut at SHOWN_ARGUMENTS characters with a count of the rest. */
 export function shownArguments(args: unknown): string {
@@ -24,16 +22,7 @@ export function terminalApprove(input: NodeJS.ReadableStream & { readableEnded?:
   async function ask(call: ApprovalRequest): Promise<Approval> {
     const why = call.annotations ? `, ${destructiveReason(call.annotations)}` : "";
     output.write(`\n${printable(call.tool)} needs your approval (turn ${call.turn}${why}):\n  ${printable(call.tool)} ${shownArguments(call.args)}\nRun it? [y]es, [n]o, [a]lways for ${printable(call.tool)}: `);
-    for (;;) {
-      const line = await readLine(input, call.signal);
-      if (line === null) {
-        output.write("\n");
-        return "no";
-      }
-      const answer = ANSWERS[line.trim().toLowerCase()];
-      if (answer) return answer;
-      output.write("Answer y (yes), n (no) or a (always): ");
-    }
+    return readYesNoAlways(input, output, call.signal);
   }
 }
 

@@ -46,3 +46,19 @@ export function oneAtATime<T>(input: object, prompt: () => Promise<T>): Promise<
   running.set(input, mine.catch(() => undefined));
   return mine;
 }
+
+const ANSWERS: Readonly<Record<string, "yes" | "no" | "always">> = { y: "yes", yes: "yes", n: "no", no: "no", a: "always", always: "always" };
+
+/** A yes / no / always read from `input` after a question already written: anything else asks again; the input's end (or the signal) is a no. */
+export async function readYesNoAlways(input: NodeJS.ReadableStream & { readableEnded?: boolean }, output: NodeJS.WritableStream, signal: AbortSignal): Promise<"yes" | "no" | "always"> {
+  for (;;) {
+    const line = await readLine(input, signal);
+    if (line === null) {
+      output.write("\n");
+      return "no";
+    }
+    const answer = ANSWERS[line.trim().toLowerCase()];
+    if (answer) return answer;
+    output.write("Answer y (yes), n (no) or a (always): ");
+  }
+}

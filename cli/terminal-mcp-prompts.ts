@@ -1,5 +1,5 @@
 import type { McpElicitation, McpElicitationAnswer, McpElicitationField, McpSamplingRequest } from "../index.js";
-import { oneAtATime, printable, readLine } from "./terminal-input.js";
+import { oneAtATime, printable, readLine, readYesNoAlways } from "./terminal-input.js";
 
 type Input = NodeJS.ReadableStream & { readableEnded?: boolean };
 
@@ -85,14 +85,8 @@ export function terminalSamplingConsent(server: string, input: Input, output: No
     if (always) return true;
     const last = request.messages.at(-1)?.text ?? "";
     output.write(`\n${printable(server)} asks your model to write up to ${request.maxTokens} tokens for it:\n  ${printable(last.length > 300 ? `${last.slice(0, 300)}…` : last)}\nLet it? [y]es, [n]o, [a]lways for this server: `);
-    for (;;) {
-      const line = await readLine(input, signal);
-      if (line === null) return false;
-      const answer = line.trim().toLowerCase();
-      if (answer === "y" || answer === "yes") return true;
-      if (answer === "n" || answer === "no") return false;
-      if (answer === "a" || answer === "always") return (always = true);
-      output.write("Answer y (yes), n (no) or a (always): ");
-    }
+    const answer = await readYesNoAlways(input, output, signal);
+    if (answer === "always") always = true;
+    return answer !== "no";
   }
 }

@@ -70,11 +70,8 @@ const asksForScope = (response: Response) => response.status === 403 && /error\s
 /** How many sign-ins one request may set off before its refusal is handed back (a server that never accepts is not followed forever). */
 const SIGN_INS_PER_REQUEST = 2;
 
-/** A thrown value's message with the connection's secrets taken out before it is cut (a secret across the cut would survive in part). */
-export const redactedMessage = (secrets: Secrets, thrown: unknown, maxLength: number): string => {
-  const text = secrets.redact(thrownMessage(thrown, 100_000));
-  return text.length > maxLength ? `${text.slice(0, maxLength)}…` : text;
-};
+/** A thrown value's whole message, redacted and then cut (see Secrets.redactedAndCut). */
+export const redactedMessage = (secrets: Secrets, thrown: unknown, maxLength: number): string => secrets.redactedAndCut(thrownMessage(thrown, 100_000), maxLength);
 
 /**
  * A fetch that signs in with the MCP SDK's `auth()` when the server
@@ -138,12 +135,9 @@ function authorizing(base: FetchLike, provider: OAuthClientProvider, serverUrl: 
 /** The fetch a remote connection sends through (headers, bearer, OAuth), and what it last refused. */
 export async function remoteFetch(url: URL, auth: McpRemoteAuth, secrets: Secrets, signal: AbortSignal): Promise<{ fetch: FetchLike; refusals: RefusalRecord }> {
   const headers: Record<string, string> = { ...auth.headers };
-  for (const value of Object.values(headers)) secrets.add(value, { known: true });
   if (url.username || url.password) headers.Authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
-  if (auth.bearerToken !== undefined) {
-    secrets.add(auth.bearerToken, { known: true });
-    headers.Authorization = `Bearer ${auth.bearerToken}`;
-  }
+  if (auth.bearerToken !== undefined) headers.Authorization = `Bearer ${auth.bearerToken}`;
+  // Every value sent is a secret; a "Bearer x" or "Basic x" value adds x too.
   for (const value of Object.values(headers)) secrets.add(value, { known: true });
   let fetch = withHeaders(globalThis.fetch, headers);
   if (auth.oauth) {

@@ -49,6 +49,12 @@ export class Secrets {
     return out;
   }
 
+  /** `text` redacted, then cut to `maxLength` characters (in that order: a secret across the cut would survive in part). */
+  redactedAndCut(text: string, maxLength: number): string {
+    const redacted = this.redact(text);
+    return redacted.length > maxLength ? `${redacted.slice(0, maxLength)}…` : redacted;
+  }
+
   /**
    * A URL as it may be shown: no user or password, every query value
    * [redacted] (API keys ride there: `?api_key=…`, `?token=…`). The secrets

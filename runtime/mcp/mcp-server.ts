@@ -62,9 +62,6 @@ const LEGACY_STATUSES = new Set([400, 404, 405]);
 
 type Remote = Extract<McpServerSpec, { url: string }>;
 
-/** A text cut to `maxLength` characters (after redaction, so no secret survives the cut in part). */
-const cut = (text: string, maxLength: number) => (text.length > maxLength ? `${text.slice(0, maxLength)}…` : text);
-
 /** A server URL as messages show it; one that does not parse is refused without repeating it (it may hold a password). */
 function shownUrl(text: string, secrets: Secrets): string {
   try {
@@ -131,7 +128,7 @@ async function connectProcess(client: Client, spec: Exclude<McpServerSpec, Remot
     await client.connect(transport, { timeout: options.timeoutMs ?? 30_000 });
   } catch (error) {
     const said = stderr();
-    throw new McpConnectError(shown, cut(secrets.redact(`${thrownMessage(error, 100_000)}${said ? `; the server wrote: ${said}` : ""}`), 4000));
+    throw new McpConnectError(shown, secrets.redactedAndCut(`${thrownMessage(error, 100_000)}${said ? `; the server wrote: ${said}` : ""}`, 4000));
   }
   return client;
 }
@@ -156,7 +153,7 @@ async function connectRemote(newClient: () => Promise<Client>, spec: Remote, opt
     } catch (error) {
       await client.close().catch(() => undefined);
       const refusal = refusals.last();
-      if (refusal) throw new McpAuthError(shown, refusal.status, cut(secrets.redact(refusalAdvice(refusal, spec, error)), 1500));
+      if (refusal) throw new McpAuthError(shown, refusal.status, secrets.redactedAndCut(refusalAdvice(refusal, spec, error), 1500));
       throw error;
     } finally {
       clearTimeout(timer);
