@@ -7,7 +7,7 @@
 
 // The agent loop
 export { runAgent } from "./runtime/loop/run-agent.js";
-export { spyFirstTurn, type FirstTurn } from "./runtime/loop/spy-first-turn.js";
+export { spyFirstTurn, type FirstTurn } from "./runtime/loop/start-question.js";
 export type { StepField } from "./runtime/loop/step-text-stream.js";
 export { RUN_DEFAULTS, type RunAgentOptions } from "./runtime/loop/run-config.js";
 export { RUN_OPTIONS, SAMPLING_FIELDS } from "./runtime/loop/options/run-options.js";

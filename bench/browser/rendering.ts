@@ -1,7 +1,7 @@
 import { JinjaTemplateChatWrapper } from "node-llama-cpp";
 import { forgedModelFile } from "../forge/real-tokenizers.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
-import { spyFirstTurn } from "../../runtime/loop/spy-first-turn.js";
+import { spyFirstTurn } from "../../runtime/loop/start-question.js";
 import { loadModel } from "../../runtime/backends/llama/load-model.js";
 import { tinyModelFile } from "../../runtime/gguf/forge/tiny-model-file.js";
 

@@ -44,6 +44,13 @@ export const TEMPLATE_MODELS: Record<string, { tokenizer: RealTokenizer } & Omit
     bos: "<｜begin▁of▁sentence｜>",
     eos: "<｜end▁of▁sentence｜>",
   },
+  // As published with the model: a call only where the message's content is none, its list never closed after the first call.
+  "deepseek-ai-DeepSeek-R1-Distill-Llama-8B": {
+    tokenizer: "llama3_1",
+    special: ["<｜begin▁of▁sentence｜>", "<｜end▁of▁sentence｜>", "<｜User｜>", "<｜Assistant｜>", "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁outputs▁begin｜>", "<｜tool▁outputs▁end｜>", "<｜tool▁output▁begin｜>", "<｜tool▁output▁end｜>", "<｜tool▁sep｜>"],
+    bos: "<｜begin▁of▁sentence｜>",
+    eos: "<｜end▁of▁sentence｜>",
+  },
 };
 
 /** The forged model of a corpus template (cached). */

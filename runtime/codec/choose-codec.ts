@@ -34,6 +34,21 @@ function hasOwnCallSyntax(model: ModelPort): boolean {
   return !(typeof prefix === "string" ? prefix : prefix.toString()).startsWith("||call:");
 }
 
+/** The chat wrappers that render the model's own template: narrowgauge's (template-chat-wrapper.ts) and node-llama-cpp's Jinja wrapper. */
+const TEMPLATE_WRAPPERS = new Set(["Template", "JinjaTemplate"]);
+
+/**
+ * Why a format without a call syntax of its own writes JSON steps: its
+ * template renders no call in any shape narrowgauge gives one
+ * (readMessageStyle), or node-llama-cpp's wrapper for it has none. Null for
+ * ChatML, json-v1's own format (narrowgauge's models learned it).
+ */
+function noCallSyntax(wrapper: string): string | null {
+  if (wrapper === "ChatML") return null;
+  if (TEMPLATE_WRAPPERS.has(wrapper)) return "the chat template renders no tool call, whether a call's arguments are an object or a string, with an id or without, its content text or none";
+  return `the ${wrapper} chat format has no call syntax of its own`;
+}
+
 /**
  * The codec a run writes steps in. Asked for by name, that one (a native
  * codec the format cannot write is a CodecUnavailableError, before any
@@ -45,7 +60,7 @@ export function chooseCodec(model: ModelPort, requested: CodecName | undefined):
   return pickCodec(model, requested).codec;
 }
 
-/** chooseCodec's choice, and why a format with a call syntax of its own does not get it (its frame cannot be written: DeepSeek-R1's template). */
+/** chooseCodec's choice, and why a format gets JSON steps where it does (see noCallSyntax), or a format with a call syntax of its own does not get native ones (its frame cannot be written). */
 function pickCodec(model: ModelPort, requested: CodecName | undefined): { codec: StepCodec; fallback: string | null } {
   if (requested === "json") return { codec: JSON_CODEC, fallback: null };
   if (requested === "json-v1") return { codec: JSON_V1_CODEC, fallback: null };
@@ -55,7 +70,7 @@ function pickCodec(model: ModelPort, requested: CodecName | undefined): { codec:
     return { codec: nativeCallCodec(probe.frame), fallback: null };
   }
   const fallbackCodec = model.chatWrapper.wrapperName === "ChatML" ? JSON_V1_CODEC : JSON_CODEC;
-  if (!hasOwnCallSyntax(model)) return { codec: fallbackCodec, fallback: null };
+  if (!hasOwnCallSyntax(model)) return { codec: fallbackCodec, fallback: noCallSyntax(model.chatWrapper.wrapperName) };
   const probe = frameOf(model);
   return probe.ok ? { codec: nativeCallCodec(probe.frame), fallback: null } : { codec: fallbackCodec, fallback: `the format's own calls cannot be written: ${probe.reason}` };
 }

@@ -1,11 +1,10 @@
 import type { Judgement } from "../questions/ask-question.js";
 import type { ModelSession } from "../engine/model-port.js";
-import { checkGrammars } from "../loop/check-grammars.js";
-import { createConversation, type Conversation } from "../loop/question.js";
-import { resolveRunConfig, type RunAgentOptions } from "../loop/run-config.js";
+import type { Conversation } from "../loop/question.js";
+import type { RunAgentOptions } from "../loop/run-config.js";
 import { endOf } from "../loop/run-endings.js";
-import { RunRecorder } from "../loop/run-recorder.js";
-import { handedOff, playTurns } from "../loop/run-turns.js";
+import { playTurns } from "../loop/run-turns.js";
+import { newConversation, openQuestionSession, startQuestion } from "../loop/start-question.js";
 import type { RunEndReason, RunResult, TurnRecord } from "../loop/run-types.js";
 import { callIdFor } from "./call-id.js";
 import { ChatRequestError } from "./chat-request-error.js";
@@ -77,39 +76,37 @@ export async function guardedStep(options: GuardedStepOptions): Promise<GuardedS
   }
   let conversation: Conversation | undefined;
   const guard = toolChoiceGuard(toolChoice, (name) => conversation!.registry.naming.model(name));
-  const config = resolveRunConfig({
+  const asked: RunAgentOptions = {
     ...runOptions,
     tools,
     task: shown.exchanges.at(-1)!.task,
     ...(shown.system === null ? {} : { system: shown.system }),
     guards: [...(runOptions.guards ?? []), ...(guard ? [guard] : [])],
+  };
+  // The conversation the messages show, derived onto a new one (its grammars checked): its history, exchanges and turns so far.
+  const question = await startQuestion(asked, async (config) => {
+    const { conversation: created } = await newConversation(config);
+    const naming = created.given.naming;
+    const derived = deriveConversation(shown, created.history[0]!, config.codec, naming, (name) => created.given.get(naming.model(name)) !== undefined, config.maxResultChars);
+    const last = derived.history.at(-1);
+    const lastIsCall = last?.type === "model" && typeof last.response.at(-1) === "object";
+    return { conversation: { ...created, history: derived.history, exchanges: derived.exchanges, earlier: derived.earlier, resultUnshown: config.codec.notesInResults && lastIsCall }, before: derived.facts };
   });
-  const created = createConversation(config);
-  await checkGrammars(config, created.given);
-  const naming = created.given.naming;
-  const derived = deriveConversation(shown, created.history[0]!, config.codec, naming, (name) => created.given.get(naming.model(name)) !== undefined, config.maxResultChars);
-  const last = derived.history.at(-1);
-  const lastIsCall = last?.type === "model" && typeof last.response.at(-1) === "object";
-  conversation = { ...created, history: derived.history, exchanges: derived.exchanges, earlier: derived.earlier, resultUnshown: config.codec.notesInResults && lastIsCall };
-  const recorder = new RunRecorder(config, conversation, derived.facts);
-  recorder.emit({ type: "run-start", task: config.task, tools: conversation.registry.names, shortlist: conversation.shortlist, maxTurns: config.maxTurns, model: config.model.description, codec: config.codec.name });
+  const { config, recorder } = question;
+  conversation = question.conversation;
   const started = performance.now();
-  let session: ModelSession | undefined = given;
-  try {
-    session ??= await config.model.openSession(config.signal);
-  } catch (error) {
-    recorder.append({ kind: "failure", error });
-  }
+  const session = await openQuestionSession(question, given);
   const waited = performance.now() - started;
   try {
-    if (session) await playTurns({ config, conversation, recorder, session, handsOffCalls: true });
+    if (session) await playTurns({ ...question, session, handsOffCalls: true });
   } finally {
     if (!given) session?.close();
   }
   const turns = recorder.turns;
   const judgements = [...recorder.judgementsSoFar];
-  const common = { turns, judgements, turnsBefore: derived.facts.length, codec: config.codec.name, profile: config.profileName };
-  if (handedOff(recorder.log)) {
+  const common = { turns, judgements, turnsBefore: recorder.turnsBefore, codec: config.codec.name, profile: config.profileName };
+  const end = endOf(recorder.log, config)!;
+  if (end === "handed-off") {
     const step = turns.at(-1)!.step!;
     return {
       ...common,
@@ -119,7 +116,7 @@ export async function guardedStep(options: GuardedStepOptions): Promise<GuardedS
       ms: { total: performance.now() - started, waited },
     };
   }
-  const result = recorder.result(endOf(recorder.log, config)!);
+  const result = recorder.result(end);
   const outcome: GuardedOutcome =
     result.status === "answered"
       ? { kind: "answer", answer: result.answer, ...(result.output === undefined ? {} : { output: result.output }), ungroundedNumbers: result.ungroundedNumbers, ungroundedNames: result.ungroundedNames, unverified: result.unverified }

@@ -1,12 +1,11 @@
 import type { ChatHistoryItem } from "node-llama-cpp";
 import { feedbackItem } from "../history/history-items.js";
 import type { ModelSession } from "../engine/model-port.js";
-import { checkGrammars } from "./check-grammars.js";
-import { createConversation, type Conversation } from "./question.js";
-import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
-import { RunRecorder } from "./run-recorder.js";
+import type { Conversation } from "./question.js";
+import type { RunAgentOptions } from "./run-config.js";
 import type { RunEvent, RunResult } from "./run-types.js";
-import { endOnFailure, runTurns } from "./run-turns.js";
+import { resultOf, runTurns } from "./run-turns.js";
+import { newConversation, openQuestionSession, startQuestion } from "./start-question.js";
 
 /** What each ask may set for itself. */
 export interface AskOptions {
@@ -52,31 +51,21 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   let queue: Promise<unknown> = Promise.resolve();
 
   async function ask(task: string, askOptions: AskOptions): Promise<RunResult> {
-    const config = resolveRunConfig({ ...options, task, signal: askSignal(options.signal, askOptions.signal), onEvent: askOptions.onEvent ?? options.onEvent });
-    if (!conversation) {
-      const created = createConversation(config);
-      await checkGrammars(config, created.given);
-      conversation = created;
-    } else {
+    const asked = { ...options, task, signal: askSignal(options.signal, askOptions.signal), onEvent: askOptions.onEvent ?? options.onEvent };
+    const question = await startQuestion(asked, async (config) => {
+      if (!conversation) return newConversation(config);
       conversation.exchanges.push(conversation.history.length);
       conversation.history.push(feedbackItem(config.task));
       conversation.resultUnshown = false;
-    }
-    const current = conversation;
-    const recorder = new RunRecorder(config, current);
-    recorder.emit({ type: "run-start", task, tools: current.registry.names, shortlist: current.shortlist, maxTurns: config.maxTurns, model: config.model.description, codec: config.codec.name, ...(config.codecFallback ? { codecFallback: config.codecFallback } : {}) });
-    let result: RunResult;
-    if (!session) {
-      try {
-        session = await config.model.openSession(config.signal);
-      } catch (error) {
-        result = endOnFailure({ config, recorder }, error);
-      }
-    }
-    result ??= await runTurns({ config, conversation: current, recorder, session: session! });
+      return { conversation };
+    });
+    const current = (conversation = question.conversation);
+    // The session's own model session, opened on the first ask; the KV cache it holds serves every later one.
+    session ??= (await openQuestionSession(question)) ?? undefined;
+    const result = session ? await runTurns({ ...question, session }) : resultOf(question);
     // The accepted answer joins the conversation as the assistant's reply; what this question established grounds the next.
     if (result.status === "answered") current.history.push({ type: "model", response: [result.answer] });
-    current.earlier.push({ task, calls: recorder.factsSoFar.flatMap((turn) => (turn.call?.check === "ok" ? [turn.call] : [])) });
+    current.earlier.push({ task, calls: question.recorder.factsSoFar.flatMap((turn) => (turn.call?.check === "ok" ? [turn.call] : [])) });
     return result;
   }
 

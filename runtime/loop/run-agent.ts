@@ -1,10 +1,7 @@
-import type { ModelSession } from "../engine/model-port.js";
-import { checkGrammars } from "./check-grammars.js";
-import { createConversation } from "./question.js";
-import { resolveRunConfig, type RunAgentOptions } from "./run-config.js";
-import { RunRecorder } from "./run-recorder.js";
+import type { RunAgentOptions } from "./run-config.js";
 import type { RunResult } from "./run-types.js";
-import { endOnFailure, runTurns } from "./run-turns.js";
+import { resultOf, runTurns } from "./run-turns.js";
+import { openQuestionSession, startQuestion } from "./start-question.js";
 
 /**
  * Runs one task to a grounded answer or an honest failure. Each turn: the
@@ -17,20 +14,12 @@ import { endOnFailure, runTurns } from "./run-turns.js";
  * throw before any model call.
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
-  const config = resolveRunConfig(options);
-  const conversation = createConversation(config);
-  await checkGrammars(config, conversation.given);
-  const recorder = new RunRecorder(config, conversation);
-  recorder.emit({ type: "run-start", task: config.task, tools: conversation.registry.names, shortlist: conversation.shortlist, maxTurns: config.maxTurns, model: config.model.description, codec: config.codec.name, ...(config.codecFallback ? { codecFallback: config.codecFallback } : {}) });
-  let session: ModelSession;
+  const question = await startQuestion(options);
+  // A session of the run's own: concurrent runs never share a KV cache, and wait (abortably) when none is free.
+  const session = await openQuestionSession(question);
+  if (!session) return resultOf(question);
   try {
-    // A session of the run's own: concurrent runs never share a KV cache, and wait (abortably) when none is free.
-    session = await config.model.openSession(config.signal);
-  } catch (error) {
-    return endOnFailure({ config, recorder }, error);
-  }
-  try {
-    return await runTurns({ config, conversation, recorder, session });
+    return await runTurns({ ...question, session });
   } finally {
     session.close();
   }

@@ -3,8 +3,15 @@ import type { RunConfig } from "./run-config.js";
 import type { RunEntry } from "./run-recorder.js";
 import type { RunEndReason } from "./run-types.js";
 
+/**
+ * How a question's turns end: a run's reasons, or a call handed to the
+ * caller (a guarded step's, Question.handsOffCalls), which ends the turns
+ * without ending the conversation: the caller runs the tool and asks again.
+ */
+export type QuestionEnd = RunEndReason | "handed-off";
+
 /** A way a run ends: a rule over its log (and the caller's signal), the reason when it holds. */
-export type RunEnding = (log: readonly RunEntry[], config: Pick<RunConfig, "maxTurns" | "signal">) => RunEndReason | null;
+export type RunEnding = (log: readonly RunEntry[], config: Pick<RunConfig, "maxTurns" | "signal">) => QuestionEnd | null;
 
 const last = (log: readonly RunEntry[]) => log.at(-1);
 
@@ -20,6 +27,11 @@ export const RUN_ENDINGS: readonly RunEnding[] = [
     if (entry?.kind !== "failure") return null;
     if (config.signal.aborted) return "aborted";
     return entry.error instanceof ContextOverflowError ? "context-overflow" : "model-error";
+  },
+  // A call that passed every check, handed to the caller to run.
+  (log) => {
+    const entry = last(log);
+    return entry?.kind === "turn" && entry.record.handedOff === true ? "handed-off" : null;
   },
   // A final answer the checks let stand.
   (log) => (last(log)?.kind === "turn" && (last(log) as Extract<RunEntry, { kind: "turn" }>).answer ? "final-answer" : null),
@@ -37,7 +49,7 @@ export const RUN_ENDINGS: readonly RunEnding[] = [
 ];
 
 /** The reason the run ends now, or null while it goes on. */
-export function endOf(log: readonly RunEntry[], config: Pick<RunConfig, "maxTurns" | "signal">): RunEndReason | null {
+export function endOf(log: readonly RunEntry[], config: Pick<RunConfig, "maxTurns" | "signal">): QuestionEnd | null {
   for (const ending of RUN_ENDINGS) {
     const reason = ending(log, config);
     if (reason) return reason;

@@ -93,6 +93,11 @@ export class RunRecorder {
     return this.entries;
   }
 
+  /** How many turns the question held before this log (those a guarded step's messages show). */
+  get turnsBefore(): number {
+    return this.before.length;
+  }
+
   /** The turns so far, as the result shows them. */
   get turns(): TurnRecord[] {
     return this.entries.flatMap((entry) => (entry.kind === "turn" ? [entry.record] : []));

@@ -12,14 +12,13 @@ import { interpretStep, invalidStepFeedback } from "./interpret-step.js";
 import { questionOptions, stateOf, type Question } from "./question.js";
 import { endOf } from "./run-endings.js";
 import type { RunRecorder } from "./run-recorder.js";
-import type { RunResult } from "./run-types.js";
+import type { RunEndReason, RunResult } from "./run-types.js";
 import { sampleStep } from "./sample-step.js";
 import { prepareTurn, type TurnInput } from "./turn-input.js";
 
-/** Ends a question whose model could not be run before its turns (its session could not be opened). */
-export function endOnFailure(question: Pick<Question, "config" | "recorder">, error: unknown): RunResult {
-  question.recorder.append({ kind: "failure", error });
-  return question.recorder.result(endOf(question.recorder.log, question.config)!);
+/** The result of a question whose log has ended (a run's or an ask's: they hand no call off, see Question.handsOffCalls). */
+export function resultOf(question: Pick<Question, "config" | "recorder">): RunResult {
+  return question.recorder.result(endOf(question.recorder.log, question.config) as RunEndReason);
 }
 
 /**
@@ -29,19 +28,13 @@ export function endOnFailure(question: Pick<Question, "config" | "recorder">, er
  */
 export async function runTurns(question: Question): Promise<RunResult> {
   await playTurns(question);
-  return question.recorder.result(endOf(question.recorder.log, question.config)!);
-}
-
-/** Whether the log's last entry is a call handed to the caller (Question.handsOffCalls): the turns stop there, with no ending of their own. */
-export function handedOff(log: RunRecorder["log"]): boolean {
-  const entry = log.at(-1);
-  return entry?.kind === "turn" && entry.record.handedOff === true;
+  return resultOf(question);
 }
 
 /**
- * Runs the question's turns until one of the run's endings holds or a call
- * is handed off (see Question.handsOffCalls); what happened is in the
- * recorder's log.
+ * Runs the question's turns until one of the run's endings holds (a call
+ * handed off among them, see Question.handsOffCalls); what happened is in
+ * the recorder's log.
  */
 export async function playTurns(question: Question): Promise<void> {
   const { config, recorder } = question;
@@ -53,7 +46,7 @@ export async function playTurns(question: Question): Promise<void> {
     recorder.append({ kind: "failure", error });
   }
   let last: SampledInput | undefined;
-  while (endOf(recorder.log, config) === null && !handedOff(recorder.log)) {
+  while (endOf(recorder.log, config) === null) {
     try {
       last = await runTurn(question, last);
     } catch (error) {

@@ -18,6 +18,13 @@ export interface MessageStyle {
    * reasoning before the call (Gemma 4's thought channel).
    */
   readonly thoughtAsReasoning: boolean;
+  /**
+   * A call's assistant message with its content null and no text beside it,
+   * for a template that writes a call only where the content is none
+   * (DeepSeek-R1-Distill's as published); the text before the call is not
+   * shown, as templates that drop it do not show it either.
+   */
+  readonly callsWithoutContent: boolean;
   /** Calls written into the assistant's content, for a template that renders none (LFM2: content-calls.ts); null where the template renders them. */
   readonly callsInContent: ContentCallFrame | null;
 }
@@ -150,11 +157,11 @@ export function templateConversation(history: readonly ChatHistoryItem[], functi
             messages.push({ role: "tool", name: part.name, content: result });
             texts.push(text, call, result);
           } else {
-            const thought = style.thoughtAsReasoning && text !== "" ? { content: "", reasoning_content: text } : { content: text };
+            const thought = style.callsWithoutContent ? { content: null } : style.thoughtAsReasoning && text !== "" ? { content: "", reasoning_content: text } : { content: text };
             const argumentsValue = style.stringArguments ? JSON.stringify(args) : args;
             messages.push({ role: "assistant", ...thought, tool_calls: [{ ...(style.callIds ? { id } : {}), type: "function", function: { name: part.name, arguments: argumentsValue } }] });
             messages.push({ role: "tool", ...(style.callIds ? { tool_call_id: id } : {}), name: part.name, content: result });
-            texts.push(text, result);
+            texts.push(style.callsWithoutContent ? "" : text, result);
           }
           text = "";
         }

@@ -81,14 +81,16 @@ function renders(render: TemplateRender, history: readonly ChatHistoryItem[], st
  * string gets them so; one that refuses calls without ids gets ids.
  */
 export function readMessageStyle(render: TemplateRender): MessageStyle {
-  const base: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false, mergeUsers: false, thoughtAsReasoning: false, callsInContent: null };
+  const base: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false, mergeUsers: false, thoughtAsReasoning: false, callsWithoutContent: false, callsInContent: null };
   // A template that refuses the system role renders once the system text moves into the user turn.
   const startHistory: ChatHistoryItem[] = [...PROBE_START, { type: "model", response: [] }];
   const systemInUser = renders(render, startHistory, base) === null && renders(render, startHistory, { ...base, systemInUser: true }) !== null;
   const twoUsers: ChatHistoryItem[] = [...PROBE_START, { type: "user", text: "Note." }, { type: "model", response: [] }];
   const refusesTwoUsers = renders(render, twoUsers, { ...base, systemInUser }) === null && renders(render, twoUsers, { ...base, systemInUser, mergeUsers: true }) !== null;
   const style = { ...base, systemInUser, mergeUsers: refusesTwoUsers };
-  const candidates: MessageStyle[] = [style, { ...style, stringArguments: true }, { ...style, callIds: true }, { ...style, stringArguments: true, callIds: true }];
+  // What templates test a call for: its arguments as an object or a string, an id or none, its content a string or none.
+  const shapes: MessageStyle[] = [style, { ...style, stringArguments: true }, { ...style, callIds: true }, { ...style, stringArguments: true, callIds: true }];
+  const candidates = [...shapes, ...shapes.map((shape) => ({ ...shape, callsWithoutContent: true }))];
   const writesArgs = (text: string | null) => text !== null && ARGS_TEXTS.some((args) => text.includes(args));
   const rendered = candidates.map((candidate) => ({ candidate, text: renders(render, probeCall(1), candidate) }));
   const chosen = (rendered.find(({ text }) => writesArgs(text)) ?? rendered.find(({ text }) => text !== null))?.candidate ?? style;

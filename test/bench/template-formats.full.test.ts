@@ -37,6 +37,9 @@ const EXPECTED: Array<[template: string, codec: string, thought: boolean]> = [
   ["google-gemma-4-31B-it", "native", true],
   // Its first call opens the call list, later ones a call alone (the prompt leaves out what such a call drops); the text beside a call goes after it.
   ["deepseek-ai-DeepSeek-R1-Distill-Qwen-32B", "native", false],
+  // The same family's template as published with the model: it shows a call only where the content is none, and closes the call list
+  // only after a later call; no one frame writes both, so its steps are JSON (and the run's codecFallback says why).
+  ["deepseek-ai-DeepSeek-R1-Distill-Llama-8B", "json", true],
 ];
 
 

@@ -3,13 +3,17 @@ import { fileURLToPath } from "node:url";
 
 export const CORPUS_DIR = fileURLToPath(new URL(".", import.meta.url));
 
+/** The corpus's folders: llama.cpp's copies, and templates as models ship them where llama.cpp keeps a patched copy (README.md). */
+const FOLDERS = ["templates", "templates/as-published"];
+
 /** The corpus's templates by name (the file name without `.jinja`). */
 export function corpusTemplates(): Record<string, string> {
   return Object.fromEntries(
-    readdirSync(`${CORPUS_DIR}/templates`)
-      .filter((file) => file.endsWith(".jinja"))
-      .sort()
-      .map((file) => [file.slice(0, -".jinja".length), readFileSync(`${CORPUS_DIR}/templates/${file}`, "utf8")]),
+    FOLDERS.flatMap((folder) =>
+      readdirSync(`${CORPUS_DIR}/${folder}`)
+        .filter((file) => file.endsWith(".jinja"))
+        .map((file) => [file.slice(0, -".jinja".length), readFileSync(`${CORPUS_DIR}/${folder}/${file}`, "utf8")] as const),
+    ).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );
 }
 

@@ -3,7 +3,7 @@ import * as nodeLlamaCpp from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { CITIES, weatherTools } from "../../../demos/weather-tools.js";
 import { probeCallFrame } from "../../../runtime/codec/call-frame.js";
-import { chooseCodec } from "../../../runtime/codec/choose-codec.js";
+import { chooseCodec, chooseRunCodec } from "../../../runtime/codec/choose-codec.js";
 import type { LogicalStep } from "../../../runtime/codec/step-codec.js";
 import { StepEndTracker } from "../../../runtime/engine/decode/step-end.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
@@ -16,7 +16,9 @@ import { renderedAroundSteps } from "../../helpers/history-steps.js";
 import { appendItems, initialHistory } from "../../../runtime/history/history-items.js";
 import { renderContext } from "../../../runtime/history/render-history.js";
 import { Type } from "@sinclair/typebox";
-import { createAgentSession, defineTool, runAgent } from "../../../index.js";
+import { createAgentSession, defineTool, runAgent, spyFirstTurn, type RunEvent } from "../../../index.js";
+import { guardedStep } from "../../../runtime/compatible/guarded-step.js";
+import { chatTools } from "../../helpers/chat-tools.js";
 
 const OPTIONS: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = { tools: weatherTools, final: true, thought: true, thoughtMaxLength: 60, answerMaxLength: 60 };
 const thought = fc.stringMatching(/^[A-Za-z0-9.,'"!?()°é東-][A-Za-z0-9.,'"!?()°é東 -]{0,58}[A-Za-z0-9.,'"!?()°é東-]$/);
@@ -235,5 +237,48 @@ describe("a template that opens its call list once per conversation (DeepSeek-R1
     // shown to the next question as the answer's text, as on every template.)
     expect(prompts[3]!.startsWith(prompts[2]!)).toBe(true);
     expect(prompts[4]).toContain("<｜Assistant｜>Paris 18, Tokyo 27.<｜end▁of▁sentence｜><｜User｜>And in Berlin?");
+  });
+});
+
+describe("DeepSeek-R1-Distill's template as published with the model (a call only where the content is none)", () => {
+  const chatWrapper = templateChatWrapper(nodeLlamaCpp, corpusTemplates()["deepseek-ai-DeepSeek-R1-Distill-Llama-8B"]!, DEEPSEEK_TOKENS);
+  const model = scriptedModel([], { chatWrapper });
+
+  it("shows its calls once a call's content is none: their syntax is read, and the JSON fallback says why the frame cannot be written", () => {
+    expect(chatWrapper.settings.functions.call.prefix).toBe("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>");
+    // The first call's list is never closed; only a later one closes it: no one frame writes both.
+    expect(chooseRunCodec(model, undefined, () => [])).toEqual({ codec: expect.objectContaining({ name: "json" }), fallback: expect.stringContaining("a second call in a row is rendered in another frame") });
+  });
+
+  it("runs in JSON steps, its result and run-start event saying why", async () => {
+    const events: RunEvent[] = [];
+    const steps = [{ thought: "", call: { tool: "FinalAnswer", answer: "Mild." } }];
+    const result = await runAgent({ model: scriptedModel(steps, { chatWrapper }), tools: weatherTools, task: "Weather?", requireTool: "never", onEvent: (event) => events.push(event) });
+    expect(result).toMatchObject({ status: "answered", codec: "json", codecFallback: expect.stringContaining("rendered in another frame") });
+    expect(events[0]).toMatchObject({ type: "run-start", codecFallback: result.codecFallback });
+  });
+
+  it("says why in the run-start event of every way a question starts: a run, a session's ask, a guarded step; the spy emits none", async () => {
+    const starts = async (start: (onEvent: (event: RunEvent) => void) => Promise<unknown>) => {
+      const events: RunEvent[] = [];
+      await start((event) => events.push(event));
+      return events.filter((event) => event.type === "run-start");
+    };
+    const final = () => scriptedModel([{ thought: "", call: { tool: "FinalAnswer", answer: "Mild." } }], { chatWrapper });
+    const common = { tools: weatherTools, requireTool: "never" as const };
+    const expected = [expect.objectContaining({ codec: "json", codecFallback: expect.stringContaining("rendered in another frame") })];
+    expect(await starts((onEvent) => runAgent({ ...common, model: final(), task: "Weather?", onEvent }))).toEqual(expected);
+    expect(await starts((onEvent) => createAgentSession({ ...common, model: final(), onEvent }).ask("Weather?"))).toEqual(expected);
+    expect(await starts((onEvent) => guardedStep({ model: final(), requireTool: "never", messages: [{ role: "user", content: "Weather?" }], tools: chatTools(weatherTools), onEvent }))).toEqual(expected);
+    expect(await starts(async (onEvent) => spyFirstTurn({ ...common, model: final(), task: "Weather?", onEvent }))).toEqual([]);
+  });
+});
+
+describe("a chat format without a call syntax of its own", () => {
+  it("writes JSON steps, and says why, except ChatML's json-v1 (narrowgauge's own models' format)", () => {
+    const gemma2 = templateChatWrapper(nodeLlamaCpp, corpusTemplates()["google-gemma-2-2b-it"]!, { bos: "<bos>", eos: "<end_of_turn>", addBos: false });
+    expect(chooseRunCodec(scriptedModel([], { chatWrapper: gemma2 }), undefined, () => [])).toEqual({ codec: expect.objectContaining({ name: "json" }), fallback: expect.stringContaining("the chat template renders no tool call") });
+    expect(chooseRunCodec(scriptedModel([], { chatWrapper: new nodeLlamaCpp.GemmaChatWrapper() }), undefined, () => [])).toEqual({ codec: expect.objectContaining({ name: "json" }), fallback: "the Gemma chat format has no call syntax of its own" });
+    expect(chooseRunCodec(scriptedModel([], { chatWrapper: new nodeLlamaCpp.ChatMLChatWrapper() }), undefined, () => [])).toEqual({ codec: expect.objectContaining({ name: "json-v1" }), fallback: null });
   });
 });

@@ -4,7 +4,7 @@ import type { LlamaModel, Token } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEATHER_TASK, weatherTools } from "../../../../demos/weather-tools.js";
 import { forgedModelFile } from "../../../../bench/forge/real-tokenizers.js";
-import { spyFirstTurn } from "../../../../runtime/loop/spy-first-turn.js";
+import { spyFirstTurn } from "../../../../runtime/loop/start-question.js";
 import { loadModel } from "../../../../runtime/backends/llama/load-model.js";
 import { tinyModelFile } from "../../../../runtime/gguf/forge/tiny-model-file.js";
 import { readGgufLayout } from "../../../../runtime/gguf/gguf-reader.js";
