@@ -18,7 +18,7 @@ export { MODEL_FAILURE_CODES } from "./runtime/loop/run-types.js";
 export type { AnsweredRun, DroppedExchanges, ModelFailureCode, RunEndReason, RunEvent, RunRecord, RunResult, RunStatus, ToolCallRecord, TurnRecord, UnansweredRun } from "./runtime/loop/run-types.js";
 export type { ToolShortlist } from "./runtime/tools/tool-shortlist.js";
 export { rankTools, type ToolRelevance } from "./runtime/tools/tool-relevance.js";
-export type { Judgement } from "./runtime/questions/ask-question.js";
+export type { Judgement } from "./runtime/judgements/ask-judgement.js";
 export type { Verdict } from "./guards/built-in/a3-verdict.js";
 export { DEFAULT_SYSTEM_PROMPT, NATIVE_CALL_ONLY_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "./prompts/model-text.js";
 export { CODEC_NAMES, type CodecName } from "./runtime/codec/step-codec.js";
@@ -84,12 +84,12 @@ export {
   type DecisionKind,
   type FinalCheck,
   type FinalOutcome,
-  type FinalQuestion,
+  type FinalJudgementRequest,
   type FinalVerdict,
   type Guard,
   type GuardDecision,
   type GuardStage,
-  type ModelQuestion,
+  type JudgementRequest,
   type ProposedCall,
   type ProposedFinal,
   type RecordedCall,

@@ -61,7 +61,7 @@ export const NOTATIONS: Readonly<Record<NotationName, ValueNotation>> = Object.f
   "python-repr": Object.freeze({ name: "python-repr", comma: ", ", colon: ": ", objectOpen: "{", objectClose: "}", keys: "python", sortedKeys: false, strings: "python-repr", words: PYTHON_WORDS, objects: "python-repr", arrays: "python-repr", members: "python-repr" }),
 });
 
-/** The notations a chat template may write a call's arguments in, as the probes look for them. */
+/** The notations a chat template may write a call's arguments in, as the examples show them. */
 export const CALL_NOTATIONS: readonly NotationName[] = ["spaced", "compact", "gemma", "python-call"];
 
 /** The quotes around a string of each style. */

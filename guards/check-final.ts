@@ -1,15 +1,15 @@
 import { SENT_BACK } from "../prompts/model-text.js";
-import type { FinalOutcome, FinalQuestion, FinalVerdict, GuardDecision, ModelQuestion, View } from "./guard.js";
+import type { FinalOutcome, FinalJudgementRequest, FinalVerdict, GuardDecision, JudgementRequest, View } from "./guard.js";
 import { stamped, type ActiveGuard } from "./active-guard.js";
 import type { RunState } from "./run-state.js";
 
-/** Puts a guard's question to the model and returns what the record kept of the answer (null: unusable). Throws only when the model cannot be run. */
-export type AskModel = (question: ModelQuestion, guard: string) => Promise<unknown>;
+/** Asks the model for a guard's judgement and returns what the record kept of the answer (null: unusable). Throws only when the model cannot be run. */
+export type AskModel = (request: JudgementRequest, guard: string) => Promise<unknown>;
 
 /** A final answer as the checks left it: sent back (a `note`) or standing, and every decision on the way. */
 export type CheckedFinal = FinalVerdict & { decisions: GuardDecision[] };
 
-const isQuestion = (outcome: FinalOutcome | FinalQuestion): outcome is FinalQuestion => "ask" in outcome;
+const asksFirst = (outcome: FinalOutcome | FinalJudgementRequest): outcome is FinalJudgementRequest => "ask" in outcome;
 
 /**
  * The checks a final answer passes: it must be offered this turn (refused
@@ -18,7 +18,7 @@ const isQuestion = (outcome: FinalOutcome | FinalQuestion): outcome is FinalQues
  * answer gate: A1 and A3 find what must be looked up, A4 sends the model to
  * it with a nudge, within its budget). Once an answer is sent back (a
  * `note`), the guards after have nothing to add. A guard that needs the
- * model's word returns a question; `ask` puts it to the model.
+ * model's word returns a judgement request; `ask` puts it to the model.
  */
 export async function checkFinal(
   state: RunState,
@@ -38,7 +38,7 @@ export async function checkFinal(
   for (const { guard, settings } of guards) {
     if (verdict.note !== undefined) break;
     let outcome = guard.checkFinal?.(state, { answer: final.answer, ...(final.value === undefined ? {} : { value: final.value }), view: turn.view, verdict }, settings) ?? null;
-    if (outcome && isQuestion(outcome)) outcome = outcome.then(await ask(outcome.ask, guard.id));
+    if (outcome && asksFirst(outcome)) outcome = outcome.then(await ask(outcome.ask, guard.id));
     if (!outcome) continue;
     const changed = outcome.verdict.check !== verdict.check || outcome.verdict.note !== verdict.note;
     verdict = changed ? { ...outcome.verdict, guard: guard.id } : outcome.verdict;

@@ -4,7 +4,7 @@ import type { ActiveGuard } from "./active-guard.js";
 import { checkCall } from "./check-call.js";
 import { checkFinal, type AskModel, type CheckedFinal } from "./check-final.js";
 import { BUILT_IN_GUARDS } from "./built-in/guard-list.js";
-import { GUARD_STAGES, type CallVerdict, type Guard, type GuardDecision, type ModelQuestion, type ProposedCall, type RecordedCall, type SampledInput, type TurnGo, type View, type ViewOutcome } from "./guard.js";
+import { GUARD_STAGES, type CallVerdict, type Guard, type GuardDecision, type JudgementRequest, type ProposedCall, type RecordedCall, type SampledInput, type TurnGo, type View, type ViewOutcome } from "./guard.js";
 import type { GuardProfile } from "./profiles.js";
 import { freshnessOf, runState, type RunRecords, type RunSetting, type RunState } from "./run-state.js";
 import { decideView } from "./view-pipeline.js";
@@ -85,11 +85,11 @@ export class GuardRegistry {
     return this.active.some(({ guard, settings }) => guard.requiresTool?.(resolving, settings) === true);
   }
 
-  /** The questions guards put to the model before the first turn, in order. */
-  questions(state: RunState): Array<{ guard: string; question: ModelQuestion }> {
+  /** The judgements guards ask of the model before the first turn, in order. */
+  judgementRequests(state: RunState): Array<{ guard: string; request: JudgementRequest }> {
     return this.active.flatMap(({ guard, settings }) => {
-      const question = guard.ask?.(state, settings);
-      return question ? [{ guard: guard.id, question }] : [];
+      const request = guard.ask?.(state, settings);
+      return request ? [{ guard: guard.id, request }] : [];
     });
   }
 

@@ -131,12 +131,12 @@ export interface FinalOutcome {
 }
 
 /**
- * A question a guard puts to the model, in the run's own session, under a
+ * A judgement a guard asks of the model, in the run's own session, under a
  * grammar: a system text, a user text, the answer's schema. Its answer is
  * recorded as a judgement of this `kind` (`read` says what the record keeps
  * of the parsed answer; null when the output was unusable).
  */
-export interface ModelQuestion<Value = unknown> {
+export interface JudgementRequest<Value = unknown> {
   readonly kind: string;
   readonly system: string;
   readonly user: string;
@@ -144,9 +144,9 @@ export interface ModelQuestion<Value = unknown> {
   read(parsed: unknown): Value;
 }
 
-/** A final-answer check that first asks the model: its question, and what to make of the answer. */
-export interface FinalQuestion<Value = unknown> {
-  ask: ModelQuestion<Value>;
+/** A final-answer check that first asks the model: its request, and what to make of the answer. */
+export interface FinalJudgementRequest<Value = unknown> {
+  ask: JudgementRequest<Value>;
   then(answer: Value | null): FinalOutcome | null;
 }
 
@@ -175,7 +175,7 @@ export const GUARD_STAGES: readonly GuardStage[] = ["remove", "narrow", "force",
  * One guard, registered as a unit: its whole rule in one object, acting at
  * the stages it has a hook for. A guard reads the run state (never mutates
  * it) and returns data; no I/O, no model, no clock (a guard that needs the
- * model's word returns a question, which the loop asks). Its decisions and
+ * model's word returns a judgement request, which the loop asks). Its decisions and
  * verdicts carry its id, stamped by the registry.
  *
  * A profile switches it by id: false turns it off, true turns it on with
@@ -197,8 +197,8 @@ export interface Guard<Settings = unknown> {
   /** It cannot be switched off. */
   readonly required?: boolean;
 
-  /** Before the first turn: a question for the model, if the guard needs its word (A2). */
-  ask?(state: RunState, settings: Settings): ModelQuestion | null;
+  /** Before the first turn: a judgement asked of the model, if the guard needs its word (A2). */
+  ask?(state: RunState, settings: Settings): JudgementRequest | null;
   /** What the next step may contain: a narrower view, and why. */
   view?(state: RunState, view: View, settings: Settings): ViewOutcome;
   /** After every guard's view: what a view must be once settled (a forced final is FinalAnswer alone, with a note: G8). */
@@ -207,8 +207,8 @@ export interface Guard<Settings = unknown> {
   beforeTurn?(state: RunState, turns: { last: SampledInput | undefined; next: SampledInput; view: View }, settings: Settings): TurnGo;
   /** A call the grammar could not prevent: null when the guard has no objection. */
   checkCall?(state: RunState, call: ProposedCall, settings: Settings): CallVerdict | null;
-  /** A final answer: null when the guard has nothing to add, or a question to ask the model first. */
-  checkFinal?(state: RunState, final: ProposedFinal, settings: Settings): FinalOutcome | FinalQuestion | null;
+  /** A final answer: null when the guard has nothing to add, or a judgement to ask of the model first. */
+  checkFinal?(state: RunState, final: ProposedFinal, settings: Settings): FinalOutcome | FinalJudgementRequest | null;
   /** Whether FinalAnswer must wait for a successful tool call (G2): the run's tool requirement, resolved. */
   requiresTool?(state: Pick<RunState, "toolRequirement" | "fresh">, settings: Settings): boolean;
   /** A run that ends without an answer: what it may still report (G7). */

@@ -86,15 +86,15 @@ const MAY_IMPORT: Array<[room: string, allowed: string[]]> = [
   ["runtime/history/", ["base/", "schemas/", "prompts/", "runtime/engine/"]],
   ["runtime/tools/", ["base/", "schemas/", "prompts/"]],
   // A guard's question put to the model: rendered, sampled under its schema's grammar, recorded as a judgement.
-  ["runtime/questions/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/"]],
+  ["runtime/judgements/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/"]],
   // How a step is written and shown: the model family's call frame, read off its chat wrapper.
   ["runtime/codec/", ["base/", "schemas/", "prompts/", "runtime/engine/", "runtime/history/"]],
   // The loop reaches models through the port alone: no backend.
-  ["runtime/loop/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/", "runtime/tools/", "runtime/codec/", "runtime/questions/"]],
+  ["runtime/loop/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/", "runtime/tools/", "runtime/codec/", "runtime/judgements/"]],
   // MCP servers: the connection (transports, credentials, what a server asks back, a sampling answered by a model) and their tools as narrowgauge tools.
   ["runtime/mcp/", ["base/", "schemas/", "prompts/", "runtime/gguf/", "runtime/engine/", "runtime/tools/", "runtime/compatible/"]],
   // A guarded step of a conversation the caller holds (OpenAI-style messages): the loop's own turns, the state read off the messages.
-  ["runtime/compatible/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/", "runtime/tools/", "runtime/codec/", "runtime/loop/", "runtime/questions/"]],
+  ["runtime/compatible/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/", "runtime/tools/", "runtime/codec/", "runtime/loop/", "runtime/judgements/"]],
   // The page's entry: the public API without what needs Node, the trace view; its demo page builds on it alone (and the demo's tools).
   ["browser/demo/", ["browser/index.ts", "browser/build/", "demos/weather-tools"]],
   ["browser/", ["core.ts", "base/", "schemas/", "prompts/", "guards/", "runtime/", "trace/"]],
@@ -141,7 +141,7 @@ describe("architecture", () => {
     expect(findCycle()).toBeNull();
   });
 
-  it("imports only downwards: base ← prompts, schemas ← guards ← runtime (gguf, engine ← backends; history, tools ← codec, questions ← loop) ← trace, probe, cli and demos, which use the public API alone", () => {
+  it("imports only downwards: base ← prompts, schemas ← guards ← runtime (gguf, engine ← backends; history, tools ← codec, judgements ← loop) ← trace, probe, cli and demos, which use the public API alone", () => {
     expect(upwardImports()).toEqual([]);
   });
 

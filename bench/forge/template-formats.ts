@@ -2,7 +2,7 @@ import { loadModel, runAgent, type RunResult } from "../../index.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import type { LlamaShape } from "../../runtime/gguf/forge/forge-tiny-model.js";
 import { forgedTemplateModel, TEMPLATE_MODELS } from "./template-models.js";
-import { probeCallFrame } from "../../runtime/codec/call-frame.js";
+import { readCallFrame } from "../../runtime/codec/call-frame.js";
 import { chooseCodec } from "../../runtime/codec/choose-codec.js";
 
 /** One template's format, measured over runs of the weather task on its forged model. */
@@ -75,7 +75,7 @@ function tally(result: RunResult, row: TemplateFormat): void {
 /** Runs the weather task on a corpus template's forged model, seeds 1..runs at temperature 1. */
 export async function measureTemplate(template: string, options: { runs: number; maxTurns: number; shape?: LlamaShape }): Promise<TemplateFormat> {
   const port = await loadModel(await forgedTemplateModel(template, options.shape ? { shape: options.shape } : {}), { sequences: 1 });
-  const frame = probeCallFrame(port);
+  const frame = readCallFrame(port);
   const row: TemplateFormat = { template, tokenizer: TEMPLATE_MODELS[template]!.tokenizer, wrapper: port.description.wrapper, codec: "", thought: chooseCodec(port, undefined).name !== "native" || (frame.ok && frame.frame.keepsThought), runs: options.runs, steps: 0, rendered: 0, movedPrompt: 0, laterTurns: 0, extending: 0, evaluated: 0, appended: 0, firstPrompt: 0, statuses: [] };
   try {
     for (let seed = 1; seed <= options.runs; seed++) {

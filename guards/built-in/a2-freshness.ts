@@ -1,9 +1,9 @@
 import { FRESHNESS_PROMPT } from "../../prompts/model-text.js";
 import { FRESHNESS_SCHEMA } from "../facts/judgement-schemas.js";
-import { defineGuard, type ModelQuestion } from "../guard.js";
+import { defineGuard, type JudgementRequest } from "../guard.js";
 
 /** A2's question, asked of the question (never of a draft): does answering it need information that changes over time? */
-export const freshnessQuestion = (task: string): ModelQuestion<boolean> => ({
+export const freshnessRequest = (task: string): JudgementRequest<boolean> => ({
   kind: "freshness",
   system: FRESHNESS_PROMPT,
   user: task,
@@ -23,6 +23,6 @@ export const freshnessGuard = defineGuard({
   stage: "hide",
   ask(state) {
     if (state.toolRequirement !== "auto" || state.judgements.some((judgement) => judgement.kind === "freshness")) return null;
-    return freshnessQuestion(state.task);
+    return freshnessRequest(state.task);
   },
 });

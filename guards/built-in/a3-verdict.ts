@@ -1,13 +1,13 @@
 import { VERDICT_PROMPT, verdictQuestion } from "../../prompts/model-text.js";
 import { gateOpen } from "../facts/gate.js";
 import { VERDICT_SCHEMA } from "../facts/judgement-schemas.js";
-import { defineGuard, type ModelQuestion } from "../guard.js";
+import { defineGuard, type JudgementRequest } from "../guard.js";
 import { succeeded } from "../run-state.js";
 
 export type Verdict = { verdict: "answered" | "research"; query: string };
 
 /** A3's question: did the draft answer, or is research needed (and what to search)? */
-export const verdictOf = (task: string, draft: string): ModelQuestion<Verdict> => ({
+export const verdictOf = (task: string, draft: string): JudgementRequest<Verdict> => ({
   kind: "verdict",
   system: VERDICT_PROMPT,
   user: verdictQuestion(task, draft),

@@ -93,9 +93,9 @@ export function frameForCall(frame: CallFrame, number: number, shown = number - 
   return { ...opened, [slot.field]: `${text.slice(0, slot.at)}${digits}${text.slice(slot.at + slot.width)}` };
 }
 
-export type FrameProbe = { ok: true; frame: CallFrame } | { ok: false; reason: string };
+export type FrameReading = { ok: true; frame: CallFrame } | { ok: false; reason: string };
 
-const PROBE = {
+const EXAMPLE = {
   task: "Task.",
   thought: "Probe thought.",
   name: "ProbeTool",
@@ -104,27 +104,27 @@ const PROBE = {
   tools: [{ name: "ProbeTool", description: "A probe.", params: { type: "object", properties: { alpha: { type: "string" }, beta: { type: "array", items: { type: "number" } } } } }],
 } as const;
 
-/** The history of the probe task with `calls` call steps in a row (joined into one response, as the native codec joins them). */
-function probeHistory(thought: string | undefined, calls: number) {
-  const items = initialHistory("System.", PROBE.task);
-  appendItems(items, Array.from({ length: calls }, () => callItem(thought, PROBE.name, PROBE.args, PROBE.result)), { joinModelTurns: true });
+/** The history of the example task with `calls` call steps in a row (joined into one response, as the native codec joins them). */
+function exampleHistory(thought: string | undefined, calls: number) {
+  const items = initialHistory("System.", EXAMPLE.task);
+  appendItems(items, Array.from({ length: calls }, () => callItem(thought, EXAMPLE.name, EXAMPLE.args, EXAMPLE.result)), { joinModelTurns: true });
   return items;
 }
 
 /** The text an assistant turn adds after the generation prompt when it holds one call, with the rendered context. */
 function renderedStep(renderer: FrameRenderer, thought: string | undefined): { context: LlamaText; start: number; step: string; documentsTools: boolean } | string {
-  const functions = chatModelFunctions(PROBE.tools as never);
-  const before = renderContext(renderer.chatWrapper, probeHistory(thought, 0), functions).toString();
-  const context = renderContext(renderer.chatWrapper, probeHistory(thought, 1), functions, { continueAfterCall: true });
+  const functions = chatModelFunctions(EXAMPLE.tools as never);
+  const before = renderContext(renderer.chatWrapper, exampleHistory(thought, 0), functions).toString();
+  const context = renderContext(renderer.chatWrapper, exampleHistory(thought, 1), functions, { continueAfterCall: true });
   const after = context.toString();
-  const start = stepStart(before, after, PROBE.task);
+  const start = stepStart(before, after, EXAMPLE.task);
   if (start === null) return "the wrapper renders the generation prompt differently once a call follows it";
-  return { context, start, step: after.slice(start), documentsTools: before.includes(PROBE.tools[0].description) };
+  return { context, start, step: after.slice(start), documentsTools: before.includes(EXAMPLE.tools[0].description) };
 }
 
 /** Whether two calls in a row are rendered as `first` and then `second` (the same text, but where the template numbers its calls). */
 function rendersTwice(renderer: FrameRenderer, thought: string | undefined, first: string, second: string, start: number): boolean {
-  const twice = renderContext(renderer.chatWrapper, probeHistory(thought, 2), chatModelFunctions(PROBE.tools as never), { continueAfterCall: true }).toString();
+  const twice = renderContext(renderer.chatWrapper, exampleHistory(thought, 2), chatModelFunctions(EXAMPLE.tools as never), { continueAfterCall: true }).toString();
   const at = twice.indexOf(first, start);
   return at >= 0 && twice.indexOf(second, at + first.length) >= 0;
 }
@@ -151,7 +151,7 @@ function callNumberSlot(written: string, fields: Record<CallNumberSlot["field"],
 }
 
 /**
- * Reads the call frame off a model's chat wrapper by rendering a probe call
+ * Reads the call frame off a model's chat wrapper by rendering an example call
  * (with a thought and without, one call and two in a row), or says why the
  * wrapper has none narrowgauge can write: the thought is not rendered as
  * text before the call (nor after it, where the frame keeps none), the
@@ -160,41 +160,41 @@ function callNumberSlot(written: string, fields: Record<CallNumberSlot["field"],
  * later opening (LaterCalls) explains it, or part of the frame is a
  * special token the sampler cannot write.
  */
-export function probeCallFrame(renderer: FrameRenderer): FrameProbe {
+export function readCallFrame(renderer: FrameRenderer): FrameReading {
   let withThought: ReturnType<typeof renderedStep>;
   let without: ReturnType<typeof renderedStep>;
   try {
-    withThought = renderedStep(renderer, PROBE.thought);
+    withThought = renderedStep(renderer, EXAMPLE.thought);
     without = renderedStep(renderer, undefined);
   } catch (error) {
-    // A chat template that refuses the probe conversation (a ChatTemplateError) has no frame to read.
+    // A chat template that refuses the example conversation (a ChatTemplateError) has no frame to read.
     if (error instanceof NarrowgaugeError) return { ok: false, reason: `the chat format cannot render a call: ${error.message}` };
     throw error;
   }
   if (typeof withThought === "string") return { ok: false, reason: withThought };
   if (typeof without === "string") return { ok: false, reason: without };
-  const thoughtAt = withThought.step.indexOf(PROBE.thought);
+  const thoughtAt = withThought.step.indexOf(EXAMPLE.thought);
   // A template that writes the text beside a call after it (DeepSeek-R1, as an assistant turn of its own) keeps no thought before the call.
-  const namedAt = withThought.step.indexOf(PROBE.name);
+  const namedAt = withThought.step.indexOf(EXAMPLE.name);
   const thoughtAfterCall = thoughtAt >= 0 && namedAt >= 0 && namedAt < thoughtAt;
   // A template that drops the text beside a call (Hermes-3, Llama 3.x) renders the step alike with a thought and without: its frame has no thought.
   const keepsThought = thoughtAt >= 0 && !thoughtAfterCall;
   if (!keepsThought && !thoughtAfterCall && withThought.step !== without.step) return { ok: false, reason: "the thought is not rendered as text before the call" };
   const { step, context, start } = keepsThought ? withThought : without;
-  const thoughtEnd = keepsThought ? thoughtAt + PROBE.thought.length : 0;
-  const nameAt = step.indexOf(PROBE.name, thoughtEnd);
+  const thoughtEnd = keepsThought ? thoughtAt + EXAMPLE.thought.length : 0;
+  const nameAt = step.indexOf(EXAMPLE.name, thoughtEnd);
   if (nameAt < 0) return { ok: false, reason: "the call's name is not rendered after the thought" };
   const afterThought = step.slice(thoughtEnd, nameAt);
-  if (keepsThought && (afterThought === "" || PROBE.thought.includes(afterThought[0]!))) return { ok: false, reason: "nothing the thought cannot contain separates it from the call" };
-  const nameEnd = nameAt + PROBE.name.length;
-  const notations = CALL_NOTATIONS.map((notation) => ({ notation, text: writeValue(PROBE.args, NOTATIONS[notation]) })).map((candidate) => ({ ...candidate, at: step.indexOf(candidate.text, nameEnd) }));
+  if (keepsThought && (afterThought === "" || EXAMPLE.thought.includes(afterThought[0]!))) return { ok: false, reason: "nothing the thought cannot contain separates it from the call" };
+  const nameEnd = nameAt + EXAMPLE.name.length;
+  const notations = CALL_NOTATIONS.map((notation) => ({ notation, text: writeValue(EXAMPLE.args, NOTATIONS[notation]) })).map((candidate) => ({ ...candidate, at: step.indexOf(candidate.text, nameEnd) }));
   const found = notations.filter(({ at }) => at >= 0).sort((a, b) => a.at - b.at)[0];
   if (!found) return { ok: false, reason: "the arguments are written in no notation narrowgauge knows (JSON, Gemma's, Python's keyword arguments)" };
   const argsEnd = found.at + found.text.length;
   const suffix = renderer.chatWrapper.settings.functions.call.suffix;
   const suffixText = typeof suffix === "string" ? suffix : suffix.toString();
   if (!step.startsWith(suffixText, argsEnd)) return { ok: false, reason: "the call's suffix does not follow its arguments" };
-  const withoutNameAt = without.step.indexOf(PROBE.name);
+  const withoutNameAt = without.step.indexOf(EXAMPLE.name);
   if (withoutNameAt < 0 || !without.step.startsWith(step.slice(nameAt, argsEnd), withoutNameAt)) return { ok: false, reason: "a call without a thought is rendered in another frame" };
 
   const part = (from: number, to: number) => sliceLlamaText(context, start + from, start + to);
@@ -216,7 +216,7 @@ export function probeCallFrame(renderer: FrameRenderer): FrameProbe {
   const after = suffixText.slice(0, writablePrefixLength(renderer, part(argsEnd, argsEnd + suffixText.length)));
   const written = step.slice(0, argsEnd + after.length);
   if (thoughtAfterCall && !withThought.step.startsWith(written)) return { ok: false, reason: "a call with a thought after it is rendered in another frame" };
-  const thought = keepsThought ? PROBE.thought : undefined;
+  const thought = keepsThought ? EXAMPLE.thought : undefined;
   let callNumber: CallNumberSlot | null = null;
   let later: LaterCalls | null = null;
   if (!rendersTwice(renderer, thought, written, written, start)) {
@@ -247,24 +247,24 @@ export function probeCallFrame(renderer: FrameRenderer): FrameProbe {
 /**
  * How calls after the conversation's first open (LaterCalls), where a
  * second call in a row renders otherwise than the first: read off the
- * probe rendered with one call, two and three, and with a user message
+ * example rendered with one call, two and three, and with a user message
  * between two. `call` is a call's text from its name on. Null where the
  * later calls do not all open alike, or where the prompt before one ends
  * otherwise than with text the call's rendering leaves out.
  */
 function readLaterCalls(renderer: FrameRenderer, call: string, write: (text: LlamaText) => boolean): LaterCalls | null {
-  const functions = chatModelFunctions(PROBE.tools as never);
+  const functions = chatModelFunctions(EXAMPLE.tools as never);
   const render = (items: ChatHistoryItem[], continueAfterCall: boolean) => renderContext(renderer.chatWrapper, items, functions, { continueAfterCall });
-  const result = JSON.stringify(PROBE.result);
+  const result = JSON.stringify(EXAMPLE.result);
   const note = "Probe note.";
   const noted = (calls: number) => {
-    const items = probeHistory(undefined, 1);
+    const items = exampleHistory(undefined, 1);
     items.push({ type: "user", text: note });
-    if (calls > 0) items.push(callItem(undefined, PROBE.name, PROBE.args, PROBE.result));
+    if (calls > 0) items.push(callItem(undefined, EXAMPLE.name, EXAMPLE.args, EXAMPLE.result));
     return items;
   };
   try {
-    const rendered = [1, 2, 3].map((calls) => render(probeHistory(undefined, calls), true));
+    const rendered = [1, 2, 3].map((calls) => render(exampleHistory(undefined, calls), true));
     const [one, twice, thrice] = rendered.map((text) => text.toString()) as [string, string, string];
     // Where a prompt after a result stops being the one with a call more: past the result, or the result's text is not kept.
     const afterResult = (shorter: string, longer: string) => {

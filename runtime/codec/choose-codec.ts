@@ -1,5 +1,5 @@
 import type { ModelPort } from "../engine/model-port.js";
-import { probeCallFrame, type FrameProbe } from "./call-frame.js";
+import { readCallFrame, type FrameReading } from "./call-frame.js";
 import { JSON_CODEC, JSON_V1_CODEC } from "./json-step-codec.js";
 import { nativeCallCodec } from "./native-call-codec.js";
 import type { CodecName, StepCodec } from "./step-codec.js";
@@ -16,16 +16,16 @@ export class CodecUnavailableError extends ConfigurationError {
   }
 }
 
-const probes = new WeakMap<object, FrameProbe>();
+const readings = new WeakMap<object, FrameReading>();
 
 /** The model's call frame, read off its chat wrapper once per model. */
-function frameOf(model: ModelPort): FrameProbe {
-  let probe = probes.get(model);
-  if (!probe) {
-    probe = probeCallFrame(model);
-    probes.set(model, probe);
+function frameOf(model: ModelPort): FrameReading {
+  let reading = readings.get(model);
+  if (!reading) {
+    reading = readCallFrame(model);
+    readings.set(model, reading);
   }
-  return probe;
+  return reading;
 }
 
 /** node-llama-cpp writes `||call: NAME(ARGS)` for formats that have no call syntax of their own; that syntax is node-llama-cpp's, not the family's. */
@@ -65,14 +65,14 @@ function pickCodec(model: ModelPort, requested: CodecName | undefined): { codec:
   if (requested === "json") return { codec: JSON_CODEC, fallback: null };
   if (requested === "json-v1") return { codec: JSON_V1_CODEC, fallback: null };
   if (requested === "native") {
-    const probe = frameOf(model);
-    if (!probe.ok) throw new CodecUnavailableError("native", model.chatWrapper.wrapperName, probe.reason);
-    return { codec: nativeCallCodec(probe.frame), fallback: null };
+    const reading = frameOf(model);
+    if (!reading.ok) throw new CodecUnavailableError("native", model.chatWrapper.wrapperName, reading.reason);
+    return { codec: nativeCallCodec(reading.frame), fallback: null };
   }
   const fallbackCodec = model.chatWrapper.wrapperName === "ChatML" ? JSON_V1_CODEC : JSON_CODEC;
   if (!hasOwnCallSyntax(model)) return { codec: fallbackCodec, fallback: noCallSyntax(model.chatWrapper.wrapperName) };
-  const probe = frameOf(model);
-  return probe.ok ? { codec: nativeCallCodec(probe.frame), fallback: null } : { codec: fallbackCodec, fallback: `the format's own calls cannot be written: ${probe.reason}` };
+  const reading = frameOf(model);
+  return reading.ok ? { codec: nativeCallCodec(reading.frame), fallback: null } : { codec: fallbackCodec, fallback: `the format's own calls cannot be written: ${reading.reason}` };
 }
 
 /** A tool's name and parameters, as the run was given them. */
@@ -91,9 +91,9 @@ export interface CodecTool {
  * resolved); a schema the run refuses anyway is left to the tools' own checks.
  */
 function unwritableTool(model: ModelPort, tools: readonly CodecTool[]): string | null {
-  const probe = frameOf(model);
-  if (!probe.ok || probe.frame.notation === "compact" || probe.frame.notation === "spaced") return null;
-  const notation = probe.frame.notation;
+  const reading = frameOf(model);
+  if (!reading.ok || reading.frame.notation === "compact" || reading.frame.notation === "spaced") return null;
+  const notation = reading.frame.notation;
   for (const tool of tools) {
     let params: object;
     try {

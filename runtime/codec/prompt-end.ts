@@ -11,7 +11,7 @@ export function callsIn(history: readonly ChatHistoryItem[]): number {
  * The prompt of `history` less the end the codec's next step does not show
  * before it (StepCodec.droppedPromptEnd), given the calls the history shows.
  * Where the prompt does not end with that text (a template that wrote this
- * context otherwise than its probe), it is kept: the step is then shown
+ * context otherwise than its example), it is kept: the step is then shown
  * re-rendered next turn (turn.prompt.appended null), as under any template
  * that rewrites what came before.
  */

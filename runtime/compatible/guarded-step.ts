@@ -1,4 +1,4 @@
-import type { Judgement } from "../questions/ask-question.js";
+import type { Judgement } from "../judgements/ask-judgement.js";
 import type { ModelSession } from "../engine/model-port.js";
 import type { Conversation } from "../loop/question.js";
 import type { RunAgentOptions } from "../loop/run-config.js";

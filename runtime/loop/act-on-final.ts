@@ -1,8 +1,8 @@
 import { succeeded, type RunState } from "../../guards/run-state.js";
-import { askQuestion } from "../questions/ask-question.js";
+import { askJudgement } from "../judgements/ask-judgement.js";
 import type { TurnAction } from "./finish-turn.js";
 import type { StepOutcome } from "./interpret-step.js";
-import { questionOptions, type Question } from "./question.js";
+import { judgementOptions, type Question } from "./question.js";
 import type { AcceptedAnswer } from "./run-recorder.js";
 import type { TurnInput } from "./turn-input.js";
 
@@ -11,16 +11,16 @@ export type FinalAct = { action: TurnAction } & ({ answer: AcceptedAnswer; note?
 
 /**
  * A FinalAnswer step: the guards' checks (offered? grounded? the answer
- * gate's: a deferral, a verdict, a nudge), each guard's question put to the
+ * gate's: a deferral, a verdict, a nudge), each guard's judgement asked of the
  * model in the run's session and recorded as a judgement. A draft sent back
  * is never appended (a model shown its own answer writes it again); only
- * the note is. Throws only when the model cannot be run (a question's
+ * the note is. Throws only when the model cannot be run (a judgement's
  * generation).
  */
 export async function actOnFinal(question: Question, state: RunState, outcome: Extract<StepOutcome, { kind: "final" }>, input: TurnInput): Promise<FinalAct> {
   const { config, recorder } = question;
-  const ask = async (asked: Parameters<typeof askQuestion>[1], guard: string) => {
-    const judgement = await askQuestion(config.model, asked, guard, questionOptions(question, state.turn));
+  const ask = async (asked: Parameters<typeof askJudgement>[1], guard: string) => {
+    const judgement = await askJudgement(config.model, asked, guard, judgementOptions(question, state.turn));
     recorder.judgement(judgement);
     return judgement.value;
   };

@@ -1,6 +1,6 @@
 import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
 import type { CallAttempt, RunState } from "../../guards/run-state.js";
-import type { QuestionOptions } from "../questions/ask-question.js";
+import type { JudgementOptions } from "../judgements/ask-judgement.js";
 import type { HeldText } from "../history/held-prompt.js";
 import { adoptTools } from "../tools/foreign/foreign-tools.js";
 import { initialHistory } from "../history/history-items.js";
@@ -150,7 +150,7 @@ export function stateOf(question: Pick<Question, "config" | "conversation" | "re
 }
 
 /** How a guard's question is sampled on a given turn: like the steps, in the question's session. */
-export function questionOptions(question: Pick<Question, "config" | "session">, turn: number): QuestionOptions {
+export function judgementOptions(question: Pick<Question, "config" | "session">, turn: number): JudgementOptions {
   const { config } = question;
   return { turn, sampling: config.sampling, signal: config.signal, spy: config.spy, jumpForward: config.jumpForward, session: question.session };
 }

@@ -1,7 +1,7 @@
 import { thrownMessage } from "../../base/thrown-message.js";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import type { TurnFacts } from "../../guards/run-state.js";
-import type { Judgement } from "../questions/ask-question.js";
+import type { Judgement } from "../judgements/ask-judgement.js";
 import { everyTool, type ToolShortlist } from "../tools/tool-shortlist.js";
 import type { ToolNames } from "../tools/tool-names.js";
 import { eventWithOriginalNames } from "./original-names.js";

@@ -4,12 +4,12 @@ import type { RunState } from "../../guards/run-state.js";
 import { heldAfterStep } from "../history/held-prompt.js";
 import { appendItems, appendNotes, feedbackItem } from "../history/history-items.js";
 import type { PortGeneration } from "../engine/model-port.js";
-import { askQuestion } from "../questions/ask-question.js";
+import { askJudgement } from "../judgements/ask-judgement.js";
 import { actOnCall } from "./act-on-call.js";
 import { actOnFinal } from "./act-on-final.js";
 import { finishTurn, invalidAction, type TurnAction, type TurnGathered } from "./finish-turn.js";
 import { interpretStep, invalidStepFeedback } from "./interpret-step.js";
-import { questionOptions, stateOf, type Question } from "./question.js";
+import { judgementOptions, stateOf, type Question } from "./question.js";
 import { endOf } from "./run-endings.js";
 import type { RunRecorder } from "./run-recorder.js";
 import type { RunEndReason, RunResult } from "./run-types.js";
@@ -39,8 +39,8 @@ export async function runTurns(question: Question): Promise<RunResult> {
 export async function playTurns(question: Question): Promise<void> {
   const { config, recorder } = question;
   try {
-    for (const { guard, question: asked } of config.registry.questions(stateOf(question))) {
-      recorder.judgement(await askQuestion(config.model, asked, guard, questionOptions(question, 0)));
+    for (const { guard, request } of config.registry.judgementRequests(stateOf(question))) {
+      recorder.judgement(await askJudgement(config.model, request, guard, judgementOptions(question, 0)));
     }
   } catch (error) {
     recorder.append({ kind: "failure", error });

@@ -3,7 +3,7 @@ import type { GuardDecision } from "../../guards/guard.js";
 import type { ProfileName } from "../../guards/profiles.js";
 import type { TurnCheck } from "../../guards/run-state.js";
 import type { CodecName } from "../codec/step-codec.js";
-import type { Judgement } from "../questions/ask-question.js";
+import type { Judgement } from "../judgements/ask-judgement.js";
 import type { ModelDescription } from "../engine/model-port.js";
 import type { ToolShortlist } from "../tools/tool-shortlist.js";
 import type { Approval } from "../tools/tool-approval.js";

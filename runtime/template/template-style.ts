@@ -7,17 +7,17 @@ import type { ChatTemplate, TemplateVariables } from "./python-jinja.js";
 import { markTexts, splitRendered, type RenderPart } from "./template-texts.js";
 import { templateConversation, type MessageStyle, type TemplateConversation } from "./template-messages.js";
 
-const PROBE_ARGS = { alpha: "x y" };
-/** The probe's arguments in each notation a template may write them in (JSON spaced as Python's json.dumps, compact, Gemma's, Python's keyword arguments). */
-const ARGS_TEXTS = CALL_NOTATIONS.map((notation) => writeValue(PROBE_ARGS, NOTATIONS[notation]));
-const PROBE_FUNCTIONS: ChatModelFunctions = { ProbeTool: { description: "A probe.", params: { type: "object", properties: { alpha: { type: "string" } } } } };
-const PROBE_TASK = "Task.";
-const PROBE_THOUGHT = "Probe thought.";
-const PROBE_START: ChatHistoryItem[] = [
+const EXAMPLE_ARGS = { alpha: "x y" };
+/** The example's arguments in each notation a template may write them in (JSON spaced as Python's json.dumps, compact, Gemma's, Python's keyword arguments). */
+const ARGS_TEXTS = CALL_NOTATIONS.map((notation) => writeValue(EXAMPLE_ARGS, NOTATIONS[notation]));
+const EXAMPLE_FUNCTIONS: ChatModelFunctions = { ProbeTool: { description: "A probe.", params: { type: "object", properties: { alpha: { type: "string" } } } } };
+const EXAMPLE_TASK = "Task.";
+const EXAMPLE_THOUGHT = "Probe thought.";
+const EXAMPLE_START: ChatHistoryItem[] = [
   { type: "system", text: "System." },
-  { type: "user", text: PROBE_TASK },
+  { type: "user", text: EXAMPLE_TASK },
 ];
-const probeCall = (calls: number): ChatHistoryItem[] => [...PROBE_START, { type: "model", response: Array.from({ length: calls }, () => ({ type: "functionCall" as const, name: "ProbeTool", params: PROBE_ARGS, result: "RESULT" })) }];
+const exampleCall = (calls: number): ChatHistoryItem[] => [...EXAMPLE_START, { type: "model", response: Array.from({ length: calls }, () => ({ type: "functionCall" as const, name: "ProbeTool", params: EXAMPLE_ARGS, result: "RESULT" })) }];
 
 /**
  * The call syntax a template writes, read off its text: `prefix NAME
@@ -28,11 +28,11 @@ const probeCall = (calls: number): ChatHistoryItem[] => [...PROBE_START, { type:
  * (value-notation.ts).
  */
 export function readCallSyntax(render: TemplateRender, style: MessageStyle): { prefix: string; paramsPrefix: string; suffix: string } | null {
-  const start = renders(render, [...PROBE_START, { type: "model", response: [] }], style);
-  const call = renders(render, probeCall(1), style);
-  const plain = renders(render, [...PROBE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
+  const start = renders(render, [...EXAMPLE_START, { type: "model", response: [] }], style);
+  const call = renders(render, exampleCall(1), style);
+  const plain = renders(render, [...EXAMPLE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
   if (start === null || call === null || plain === null) return null;
-  const stepAt = stepStart(start, call, PROBE_TASK);
+  const stepAt = stepStart(start, call, EXAMPLE_TASK);
   if (stepAt === null) return null;
   const step = call.slice(stepAt);
   const nameAt = step.indexOf("ProbeTool");
@@ -66,7 +66,7 @@ export interface TemplateRender {
 
 function renders(render: TemplateRender, history: readonly ChatHistoryItem[], style: MessageStyle): string | null {
   try {
-    return render(history, PROBE_FUNCTIONS, style);
+    return render(history, EXAMPLE_FUNCTIONS, style);
   } catch (error) {
     if (error instanceof ChatTemplateError) return null;
     throw error;
@@ -74,7 +74,7 @@ function renders(render: TemplateRender, history: readonly ChatHistoryItem[], st
 }
 
 /**
- * How a template wants messages, read off renders of probe conversations:
+ * How a template wants messages, read off renders of example conversations:
  * a template that refuses a system role gets the system text in the first
  * user message; one that refuses two user messages in a row gets them as
  * one; one that writes calls only with their arguments as a JSON
@@ -83,26 +83,26 @@ function renders(render: TemplateRender, history: readonly ChatHistoryItem[], st
 export function readMessageStyle(render: TemplateRender): MessageStyle {
   const base: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false, mergeUsers: false, thoughtAsReasoning: false, callsWithoutContent: false, callsInContent: null };
   // A template that refuses the system role renders once the system text moves into the user turn.
-  const startHistory: ChatHistoryItem[] = [...PROBE_START, { type: "model", response: [] }];
+  const startHistory: ChatHistoryItem[] = [...EXAMPLE_START, { type: "model", response: [] }];
   const systemInUser = renders(render, startHistory, base) === null && renders(render, startHistory, { ...base, systemInUser: true }) !== null;
-  const twoUsers: ChatHistoryItem[] = [...PROBE_START, { type: "user", text: "Note." }, { type: "model", response: [] }];
+  const twoUsers: ChatHistoryItem[] = [...EXAMPLE_START, { type: "user", text: "Note." }, { type: "model", response: [] }];
   const refusesTwoUsers = renders(render, twoUsers, { ...base, systemInUser }) === null && renders(render, twoUsers, { ...base, systemInUser, mergeUsers: true }) !== null;
   const style = { ...base, systemInUser, mergeUsers: refusesTwoUsers };
   // What templates test a call for: its arguments as an object or a string, an id or none, its content a string or none.
   const shapes: MessageStyle[] = [style, { ...style, stringArguments: true }, { ...style, callIds: true }, { ...style, stringArguments: true, callIds: true }];
   const candidates = [...shapes, ...shapes.map((shape) => ({ ...shape, callsWithoutContent: true }))];
   const writesArgs = (text: string | null) => text !== null && ARGS_TEXTS.some((args) => text.includes(args));
-  const rendered = candidates.map((candidate) => ({ candidate, text: renders(render, probeCall(1), candidate) }));
+  const rendered = candidates.map((candidate) => ({ candidate, text: renders(render, exampleCall(1), candidate) }));
   const chosen = (rendered.find(({ text }) => writesArgs(text)) ?? rendered.find(({ text }) => text !== null))?.candidate ?? style;
   return { ...chosen, thoughtAsReasoning: thoughtBeforeCall(render, { ...chosen, thoughtAsReasoning: true }) && !thoughtBeforeCall(render, chosen) };
 }
 
 /** Whether a call's text is rendered before the call's name (after the task), in a style. */
 function thoughtBeforeCall(render: TemplateRender, style: MessageStyle): boolean {
-  const text = renders(render, [...PROBE_START, { type: "model", response: [PROBE_THOUGHT, { type: "functionCall", name: "ProbeTool", params: PROBE_ARGS, result: "RESULT" }] }], style);
+  const text = renders(render, [...EXAMPLE_START, { type: "model", response: [EXAMPLE_THOUGHT, { type: "functionCall", name: "ProbeTool", params: EXAMPLE_ARGS, result: "RESULT" }] }], style);
   if (text === null) return false;
-  const thoughtAt = text.indexOf(PROBE_THOUGHT, text.lastIndexOf(PROBE_TASK));
-  return thoughtAt >= 0 && text.indexOf("ProbeTool", thoughtAt) >= 0 && thoughtAt < text.indexOf("ProbeTool", text.lastIndexOf(PROBE_TASK));
+  const thoughtAt = text.indexOf(EXAMPLE_THOUGHT, text.lastIndexOf(EXAMPLE_TASK));
+  return thoughtAt >= 0 && text.indexOf("ProbeTool", thoughtAt) >= 0 && thoughtAt < text.indexOf("ProbeTool", text.lastIndexOf(EXAMPLE_TASK));
 }
 
 /** The template's variables for a conversation. */
@@ -118,13 +118,13 @@ function templateVariables(conversation: TemplateConversation, tokens: { bos: st
  * for most templates. `render` renders without leaving it out.
  */
 export function readGenerationTail(render: TemplateRender, style: MessageStyle): string {
-  const prompt = renders(render, [...PROBE_START, { type: "model", response: [] }], style);
-  const text = renders(render, [...PROBE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
-  const call = renders(render, probeCall(1), style);
+  const prompt = renders(render, [...EXAMPLE_START, { type: "model", response: [] }], style);
+  const text = renders(render, [...EXAMPLE_START, { type: "model", response: ["ZZZ"] }, { type: "user", text: "YYY" }, { type: "model", response: [] }], style);
+  const call = renders(render, exampleCall(1), style);
   if (prompt === null || text === null || call === null) return "";
   const common = commonPrefix(prompt, text);
   // The answered turn keeps everything up to the task (Mistral Nemo moves its system text: no dropped tail) and goes on with its text.
-  if (common < prompt.lastIndexOf(PROBE_TASK) + PROBE_TASK.length || !text.startsWith("ZZZ", common)) return "";
+  if (common < prompt.lastIndexOf(EXAMPLE_TASK) + EXAMPLE_TASK.length || !text.startsWith("ZZZ", common)) return "";
   const tail = prompt.slice(common);
   // Dropped too where the turn holds a call its result follows (a native step's next prompt), or it is kept.
   return tail !== "" && call.startsWith(prompt.slice(0, common)) && !call.startsWith(tail, common) ? tail : "";

@@ -1,7 +1,7 @@
 import * as nodeLlamaCpp from "node-llama-cpp";
 import type { LlamaText } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
-import { probeCallFrame } from "../../../runtime/codec/call-frame.js";
+import { readCallFrame } from "../../../runtime/codec/call-frame.js";
 import { nativeCallCodec } from "../../../runtime/codec/native-call-codec.js";
 import { templateChatWrapper } from "../../../runtime/llama-cpp/template-chat-wrapper.js";
 import { corpusTemplates } from "../../chat-templates/corpus.js";
@@ -39,8 +39,8 @@ const chatWrapper = templateChatWrapper(nodeLlamaCpp, corpusTemplates()["llama-c
 
 describe("a call frame that holds control tokens (Phi-4-mini's <|tool_call|>)", () => {
   it("is read off the template with its control tokens where the model port writes them, up to the token that ends the turn", () => {
-    const probe = probeCallFrame({ chatWrapper, tokenize, detokenizeForSpy, writesControlToken: (token) => token >= 1_000_000 && token !== END });
-    expect(probe).toEqual({
+    const reading = readCallFrame({ chatWrapper, tokenize, detokenizeForSpy, writesControlToken: (token) => token >= 1_000_000 && token !== END });
+    expect(reading).toEqual({
       ok: true,
       frame: {
         keepsThought: true,
@@ -57,14 +57,14 @@ describe("a call frame that holds control tokens (Phi-4-mini's <|tool_call|>)", 
       },
     });
     // The codec hands the generation those tokens, to write them as tokens where the frame has them.
-    expect(nativeCallCodec((probe as { frame: Parameters<typeof nativeCallCodec>[0] }).frame).frameTokens).toEqual(["<|tool_call|>", "<|/tool_call|>"]);
+    expect(nativeCallCodec((reading as { frame: Parameters<typeof nativeCallCodec>[0] }).frame).frameTokens).toEqual(["<|tool_call|>", "<|/tool_call|>"]);
   });
 
   it("is no frame where the port cannot write control tokens (a served model): the format is not native there", () => {
-    expect(probeCallFrame({ chatWrapper, tokenize, detokenizeForSpy })).toEqual({ ok: false, reason: "the call's opening holds a special token the sampler cannot write" });
+    expect(readCallFrame({ chatWrapper, tokenize, detokenizeForSpy })).toEqual({ ok: false, reason: "the call's opening holds a special token the sampler cannot write" });
   });
 
   it("is no frame where a token it holds ends generation", () => {
-    expect(probeCallFrame({ chatWrapper, tokenize, detokenizeForSpy, writesControlToken: (token) => token >= 1_000_000 && token !== ID("<|tool_call|>") }).ok).toBe(false);
+    expect(readCallFrame({ chatWrapper, tokenize, detokenizeForSpy, writesControlToken: (token) => token >= 1_000_000 && token !== ID("<|tool_call|>") }).ok).toBe(false);
   });
 });

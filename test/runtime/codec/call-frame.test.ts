@@ -13,7 +13,7 @@ import {
 } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { forgedModelFile, tokenizerFiles } from "../../../bench/forge/real-tokenizers.js";
-import { probeCallFrame } from "../../../runtime/codec/call-frame.js";
+import { readCallFrame } from "../../../runtime/codec/call-frame.js";
 import { chooseCodec, chooseRunCodec, CodecUnavailableError } from "../../../runtime/codec/choose-codec.js";
 import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
 import { openModel } from "../../../runtime/backends/llama/open-model.js";
@@ -36,8 +36,8 @@ describe("the call frame read off a chat wrapper", () => {
     ["Llama 3.1", () => new Llama3_1ChatWrapper(), { afterThought: "<function=", beforeArgs: ">", after: "</function><|eom_id|>" }],
     ["DeepSeek", () => new DeepSeekChatWrapper(), { afterThought: "<function=", beforeArgs: ">", after: "</function>" }],
   ] as const)("%s: the thought as text, then the call as the wrapper renders it, arguments spaced", (_name, wrapper, expected) => {
-    const probe = probeCallFrame(codePoints(wrapper()));
-    expect(probe).toEqual({ ok: true, frame: expect.objectContaining({ ...expected, beforeThought: "", notation: "spaced" }) });
+    const reading = readCallFrame(codePoints(wrapper()));
+    expect(reading).toEqual({ ok: true, frame: expect.objectContaining({ ...expected, beforeThought: "", notation: "spaced" }) });
   });
 
   it("cuts the frame where only a special token can write the rest: Llama 3.2's <|eot_id|> on the real Llama 3 vocabulary", async () => {
@@ -45,15 +45,15 @@ describe("the call frame read off a chat wrapper", () => {
     try {
       const port = llamaModelPort(opened);
       // The package's vocabulary is Llama 3's: <|eot_id|> is a special token, <|eom_id|> (3.1's) is not there.
-      expect(probeCallFrame({ ...port, chatWrapper: new Llama3_2LightweightChatWrapper() })).toEqual({ ok: true, frame: expect.objectContaining({ after: "}" }) });
-      expect(probeCallFrame({ ...port, chatWrapper: new Llama3_1ChatWrapper() })).toEqual({ ok: true, frame: expect.objectContaining({ after: "</function><|eom_id|>" }) });
+      expect(readCallFrame({ ...port, chatWrapper: new Llama3_2LightweightChatWrapper() })).toEqual({ ok: true, frame: expect.objectContaining({ after: "}" }) });
+      expect(readCallFrame({ ...port, chatWrapper: new Llama3_1ChatWrapper() })).toEqual({ ok: true, frame: expect.objectContaining({ after: "</function><|eom_id|>" }) });
     } finally {
       await opened.dispose();
     }
   }, 60_000);
 
   it("says why a wrapper has no frame narrowgauge can write", () => {
-    expect(probeCallFrame(codePoints(new FunctionaryChatWrapper()))).toEqual({ ok: false, reason: expect.stringContaining("generation prompt") });
+    expect(readCallFrame(codePoints(new FunctionaryChatWrapper()))).toEqual({ ok: false, reason: expect.stringContaining("generation prompt") });
   });
 });
 
@@ -77,7 +77,8 @@ describe("the codec a run writes steps in", () => {
 
   it("says why where the format has a call syntax of its own but json is written (recorded on the result, printed by the command line)", () => {
     expect(chooseRunCodec(onWrapper(new FunctionaryChatWrapper()), undefined, () => [])).toEqual({ codec: expect.objectContaining({ name: "json" }), fallback: expect.stringMatching(/^the format's own calls cannot be written: .*generation prompt/) });
-    expect(chooseRunCodec(onWrapper(new Llama2ChatWrapper()), undefined, () => [])).toEqual({ codec: expect.objectContaining({ name: "json" }), fallback: null });
+    // A format with no call syntax at all says so too; one asked for JSON has nothing to explain.
+    expect(chooseRunCodec(onWrapper(new Llama2ChatWrapper()), undefined, () => [])).toEqual({ codec: expect.objectContaining({ name: "json" }), fallback: "the Llama2Chat chat format has no call syntax of its own" });
     expect(chooseRunCodec(onWrapper(new FunctionaryChatWrapper()), "json", () => [])).toEqual({ codec: expect.objectContaining({ name: "json" }), fallback: null });
   });
 });

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import * as nodeLlamaCpp from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { CITIES, weatherTools } from "../../../demos/weather-tools.js";
-import { probeCallFrame } from "../../../runtime/codec/call-frame.js";
+import { readCallFrame } from "../../../runtime/codec/call-frame.js";
 import { chooseCodec, chooseRunCodec } from "../../../runtime/codec/choose-codec.js";
 import type { LogicalStep } from "../../../runtime/codec/step-codec.js";
 import { StepEndTracker } from "../../../runtime/engine/decode/step-end.js";
@@ -62,7 +62,7 @@ describe.each(TEMPLATES)("the native codec read off the %s template", (name, kee
 
   it(`is native, ${keepsThought ? "with" : "without"} the thought, as the template renders a call`, () => {
     expect(codec.name).toBe("native");
-    expect(probeCallFrame(model)).toMatchObject({ ok: true, frame: { keepsThought } });
+    expect(readCallFrame(model)).toMatchObject({ ok: true, frame: { keepsThought } });
   });
 
   it("reads back every step it writes, valid under the step schema; the grammar writes it; its end is found where it ends", async () => {
@@ -100,7 +100,7 @@ describe("a template that numbers its calls (Mistral Small's [CALL_ID]000000001,
   const logical: LogicalStep = { call: { tool: "CityWeather", args: { city: "Paris" } } };
 
   it("has a native frame with the call's number in it, zero-padded to nine digits", () => {
-    expect(probeCallFrame(model)).toMatchObject({ ok: true, frame: { beforeArgs: "[CALL_ID]000000001[ARGS]", callNumber: { field: "beforeArgs", at: 9, width: 9 } } });
+    expect(readCallFrame(model)).toMatchObject({ ok: true, frame: { beforeArgs: "[CALL_ID]000000001[ARGS]", callNumber: { field: "beforeArgs", at: 9, width: 9 } } });
     expect(codec.encode(logical, 12)).toBe('[TOOL_CALLS]CityWeather[CALL_ID]000000012[ARGS]{"city": "Paris"}');
   });
 
@@ -173,7 +173,7 @@ describe("a template that opens its call list once per conversation (DeepSeek-R1
   const answer = (text: string) => ({ thought: "", call: { tool: "FinalAnswer" as const, answer: text } });
 
   it("opens the conversation's first call with the call list and every later one with a call alone; the text beside a call, written after it, is not kept", () => {
-    expect(probeCallFrame(model)).toMatchObject({
+    expect(readCallFrame(model)).toMatchObject({
       ok: true,
       frame: {
         keepsThought: false,

@@ -6,7 +6,7 @@ import type { ChatHistoryItem, ChatModelFunctions, LlamaText } from "node-llama-
 import { describe, expect, it, vi } from "vitest";
 import { forgedModelFile } from "../../../bench/forge/real-tokenizers.js";
 import { openModel } from "../../../runtime/backends/llama/open-model.js";
-import { probeCallFrame } from "../../../runtime/codec/call-frame.js";
+import { readCallFrame } from "../../../runtime/codec/call-frame.js";
 import { resolveModelChatWrapper, resolveQuietly, templateChatWrapper } from "../../../runtime/llama-cpp/template-chat-wrapper.js";
 import { corpusTemplates } from "../../chat-templates/corpus.js";
 import { testLlama } from "../../helpers/llama.js";
@@ -57,14 +57,14 @@ describe("a chat wrapper that renders the model's own chat template", () => {
   });
 
   it("reads the call frame off the template: Phi-4-mini's thought as text, then its call; Hermes-3's call alone (it drops the text beside a call); Gemma 2 has no calls", () => {
-    const frame = (source: string) => probeCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, source, tokens), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
+    const frame = (source: string) => readCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, source, tokens), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
     expect(frame(PHI4)).toEqual({ ok: true, frame: expect.objectContaining({ afterThought: '<|tool_call|>{"name": "', beforeArgs: '", "arguments": ', after: "}<|/tool_call|>", notation: "spaced" }) });
     expect(frame(HERMES)).toEqual({ ok: true, frame: expect.objectContaining({ keepsThought: false, withoutThought: '<tool_call>\n{"name": "', beforeArgs: '", "arguments": ', after: "}\n</tool_call>" }) });
     expect(frame(GEMMA2)).toEqual({ ok: false, reason: expect.stringContaining("Conversation roles must alternate") });
   });
 
   it("reads Gemma 4's frame: the thought in its channel, its own argument syntax; the generation prompt without the empty thought channel an answered turn drops", () => {
-    const frame = (source: string) => probeCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, source, tokens), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
+    const frame = (source: string) => readCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, source, tokens), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
     expect(frame(GEMMA4)).toEqual({
       ok: true,
       frame: expect.objectContaining({ keepsThought: true, beforeThought: "<|channel>thought\n", afterThought: "\n<channel|><|tool_call>call:", withoutThought: "<|tool_call>call:", beforeArgs: "", after: "<tool_call|>", notation: "gemma" }),
@@ -94,7 +94,7 @@ describe("a family that writes its calls in the content (LFM2: its template rend
   });
 
   it("is recognised by the vocabulary alone: without those tokens the template has no call syntax", () => {
-    const frame = (hasToken?: (text: string) => boolean) => probeCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, LFM2, { ...tokens, ...(hasToken ? { hasToken } : {}) }), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
+    const frame = (hasToken?: (text: string) => boolean) => readCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, LFM2, { ...tokens, ...(hasToken ? { hasToken } : {}) }), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
     expect(frame(lfm.hasToken)).toMatchObject({ ok: true, frame: { keepsThought: true, afterThought: "<|tool_call_start|>[", notation: "python-call" } });
     expect(frame()).toMatchObject({ ok: false });
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { freshnessQuestion } from "../../../guards/built-in/a2-freshness.js";
+import { freshnessRequest } from "../../../guards/built-in/a2-freshness.js";
 import { verdictOf } from "../../../guards/built-in/a3-verdict.js";
 import { FRESHNESS_SCHEMA, VERDICT_SCHEMA } from "../../../guards/facts/judgement-schemas.js";
 import type { ModelPort } from "../../../runtime/engine/model-port.js";
-import { askQuestion, type QuestionOptions } from "../../../runtime/questions/ask-question.js";
+import { askJudgement, type JudgementOptions } from "../../../runtime/judgements/ask-judgement.js";
 import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
 import { openModel } from "../../../runtime/backends/llama/open-model.js";
 import { validateAgainst } from "../../../schemas/validator-cache.js";
@@ -11,8 +11,8 @@ import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../../helpers/fixture.js";
 import { testLlama } from "../../helpers/llama.js";
 
 const QUESTIONS = ["What's the weather in Paris right now?", "Convert 20 C to F.", "Who won yesterday's match?"];
-const askFreshness = (port: ModelPort, question: string, options: QuestionOptions) => askQuestion(port, freshnessQuestion(question), "A2", options);
-const askVerdict = (port: ModelPort, question: string, draft: string, options: QuestionOptions) => askQuestion(port, verdictOf(question, draft), "A3", options);
+const askFreshness = (port: ModelPort, question: string, options: JudgementOptions) => askJudgement(port, freshnessRequest(question), "A2", options);
+const askVerdict = (port: ModelPort, question: string, draft: string, options: JudgementOptions) => askJudgement(port, verdictOf(question, draft), "A3", options);
 
 describe("the gate's judgements on random-weight models", () => {
   it("always return a valid value of their schema on the tiny model, whatever the seed", async () => {
