@@ -85,7 +85,7 @@ const MAY_IMPORT: Array<[room: string, allowed: string[]]> = [
   ["runtime/backends/*/", ["base/", "schemas/", "runtime/engine/", "runtime/gguf/", "runtime/llama-cpp/"]],
   ["runtime/history/", ["base/", "schemas/", "prompts/", "runtime/engine/"]],
   ["runtime/tools/", ["base/", "schemas/", "prompts/"]],
-  // A guard's question put to the model: rendered, sampled under its schema's grammar, recorded as a judgement.
+  // A value asked of the model after a conversation (a guard's judgement, a JSON reply): rendered, sampled under its schema's grammar.
   ["runtime/judgements/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/"]],
   // How a step is written and shown: the model family's call frame, read off its chat wrapper.
   ["runtime/codec/", ["base/", "schemas/", "prompts/", "runtime/engine/", "runtime/history/"]],

@@ -1,12 +1,8 @@
 import type { ChatHistoryItem } from "node-llama-cpp";
-import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { normalizeSchema } from "../../schemas/dialects/normalize-schema.js";
-import { stepBudget } from "../engine/context-overflow.js";
 import type { ModelPort, ModelSession } from "../engine/model-port.js";
-import { parseGeneration } from "../engine/parse-generation.js";
 import type { Sampling } from "../engine/sampling.js";
-import { renderContext } from "../history/render-history.js";
-import { shortestStepTokens } from "../history/shortest-step.js";
+import { sampleInContext } from "../judgements/sample-in-context.js";
 import { ChatRequestError } from "./chat-request-error.js";
 import { checkMessages, type ChatMessage } from "./chat-messages.js";
 import { readConversation } from "./read-conversation.js";
@@ -46,14 +42,10 @@ export async function structuredReply(options: StructuredReplyOptions): Promise<
     }
   }
   const { model } = options;
-  const schema = normalizeSchema(options.schema).schema;
-  const gbnf = cachedGbnf(schema);
-  const rendered = renderContext(model.chatWrapper, history);
-  const prompt = model.tokenize(rendered);
-  const maxTokens = stepBudget(prompt.length, options.maxTokens ?? 1024, model.description.contextSize, shortestStepTokens(model, rendered, gbnf));
-  const generation = await (options.session ?? model).generate({ prompt, gbnf, maxTokens, sampling: options.sampling, signal: options.signal, purpose: { kind: "judgement", turn: 1, judgement: "response_format" } });
+  const schema = normalizeSchema(options.schema).schema as object;
+  const purpose = { kind: "judgement" as const, turn: 1, judgement: "response_format" };
+  const { generation, parsed } = await sampleInContext(model, history, { schema, maxTokens: options.maxTokens ?? 1024, sampling: options.sampling, signal: options.signal, purpose }, options.session);
   const tokens = { prompt: generation.prompt.tokens, evaluated: generation.prompt.evaluated, generated: generation.generatedTokens };
-  const parsed = parseGeneration<unknown>(generation, schema);
   if (parsed.ok) return { ok: true, text: generation.text, value: parsed.value, tokens };
   const reason = parsed.error.code === "aborted-output" ? "aborted" : parsed.error.code === "truncated-output" ? "truncated" : "invalid";
   return { ok: false, reason, message: parsed.error.message, tokens };

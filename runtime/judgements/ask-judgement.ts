@@ -1,11 +1,7 @@
 import type { JudgementRequest } from "../../guards/guard.js";
-import { cachedGbnf } from "../../schemas/grammar-cache.js";
-import { stepBudget } from "../engine/context-overflow.js";
 import type { JumpForwardMode, ModelPort, ModelSession } from "../engine/model-port.js";
-import { parseGeneration } from "../engine/parse-generation.js";
 import type { Sampling } from "../engine/sampling.js";
-import { renderContext } from "../history/render-history.js";
-import { shortestStepTokens } from "../history/shortest-step.js";
+import { sampleInContext } from "./sample-in-context.js";
 
 /** A judgement a guard asked of the model, and the answer, as the run records it. */
 export interface Judgement {
@@ -46,22 +42,9 @@ const JUDGEMENT_MAX_TOKENS = 200;
  * cannot be run.
  */
 export async function askJudgement(model: ModelPort, request: JudgementRequest, guard: string, options: JudgementOptions): Promise<Judgement> {
-  const started = performance.now();
-  const rendered = renderContext(model.chatWrapper, [{ type: "system", text: request.system }, { type: "user", text: request.user }]);
-  const prompt = model.tokenize(rendered);
-  const gbnf = cachedGbnf(request.schema);
-  const render = performance.now() - started;
-  const maxTokens = stepBudget(prompt.length, JUDGEMENT_MAX_TOKENS, model.description.contextSize, shortestStepTokens(model, rendered, gbnf));
-  const generation = await (options.session ?? model).generate({
-    prompt,
-    gbnf,
-    maxTokens,
-    sampling: options.sampling,
-    signal: options.signal,
-    jumpForward: options.jumpForward,
-    purpose: { kind: "judgement", turn: options.turn, judgement: request.kind },
-  });
-  const parsed = parseGeneration<unknown>(generation, request.schema);
+  const history = [{ type: "system" as const, text: request.system }, { type: "user" as const, text: request.user }];
+  const purpose = { kind: "judgement" as const, turn: options.turn, judgement: request.kind };
+  const { prompt, gbnf, generation, parsed, renderMs } = await sampleInContext(model, history, { schema: request.schema, maxTokens: JUDGEMENT_MAX_TOKENS, sampling: options.sampling, signal: options.signal, jumpForward: options.jumpForward, purpose }, options.session);
   return {
     kind: request.kind,
     guard,
@@ -71,7 +54,7 @@ export async function askJudgement(model: ModelPort, request: JudgementRequest, 
     value: parsed.ok ? request.read(parsed.value) : null,
     failure: parsed.ok ? null : { code: parsed.error.code, message: parsed.error.message },
     generatedTokens: generation.generatedTokens,
-    ms: { render, prompt: generation.ms.prompt, sampling: generation.ms.sampling },
+    ms: { render: renderMs, prompt: generation.ms.prompt, sampling: generation.ms.sampling },
     ...(options.spy ? { spy: { prompt: model.detokenizeForSpy(prompt), tokens: prompt.length, grammar: gbnf } } : {}),
   };
 }

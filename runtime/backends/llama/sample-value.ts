@@ -1,7 +1,7 @@
-import { cachedGbnf } from "../../../schemas/grammar-cache.js";
 import type { GbnfCompileOptions } from "../../../schemas/gbnf-compiler.js";
 import type { JumpForwardMode, PortGeneration } from "../../engine/model-port.js";
-import { parseGeneration, type ParsedOutput } from "../../engine/parse-generation.js";
+import type { ParsedOutput } from "../../engine/parse-generation.js";
+import { generateValue, type GeneratedValue } from "../../engine/value-generation.js";
 import type { Sampling } from "../../engine/sampling.js";
 import { serialSession } from "../../engine/serial-session.js";
 import { llamaJob } from "./llama-job.js";
@@ -29,13 +29,13 @@ export type SampledValue<Value> = ParsedOutput<Value> & { generation: PortGenera
  * `{ ok: false, error }` with the raw text.
  */
 export async function sampleValue<Value = unknown>(opened: OpenedModel, options: SampleValueOptions): Promise<SampledValue<Value>> {
-  const gbnf = cachedGbnf(options.schema, options.grammarOptions);
   const session = serialSession(await opened.sequences.acquire(), opened.context.contextSize, (sequence, request) => llamaJob(opened, sequence, request));
-  let generation: PortGeneration;
+  let value: GeneratedValue<Value>;
   try {
-    generation = await session.generate({
+    value = await generateValue<Value>(session, {
       prompt: options.prompt,
-      gbnf,
+      schema: options.schema,
+      ...(options.grammarOptions ? { grammarOptions: options.grammarOptions } : {}),
       maxTokens: options.maxTokens ?? 1024,
       sampling: options.sampling,
       signal: options.signal,
@@ -44,6 +44,7 @@ export async function sampleValue<Value = unknown>(opened: OpenedModel, options:
   } finally {
     session.close();
   }
-  const sampled = { ...generation, tokens: generation.tokens ?? [] };
-  return { ...parseGeneration<Value>(sampled, options.schema), generation: sampled, grammar: gbnf };
+  // The value parsed from the generation as sampled (its tokens, where the backend reports none, empty).
+  const sampled = { ...value.generation, tokens: value.generation.tokens ?? [] };
+  return { ...value.parsed, generation: sampled, grammar: value.gbnf };
 }
