@@ -112,5 +112,5 @@ export { checkMessages, checkShape, type ChatMessage, type ChatTool, type ToolCh
 export { EXTENSION_KEYWORD } from "./runtime/compatible/declared-tools.js";
 export { isFailedResult } from "./runtime/compatible/read-conversation.js";
 export { StepFailedError } from "./runtime/compatible/step-failed-error.js";
-export { stepReport } from "./runtime/compatible/step-report.js";
+export { replyOfJson, replyOfStep, stepReport, type StepReply } from "./runtime/compatible/step-reply.js";
 export { freeStrings, smallerCaps, stepCaps, type StepCaps } from "./runtime/compatible/step-caps.js";

@@ -1,6 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4Warning } from "@ai-sdk/provider";
-import { ChatRequestError, guardedStep, smallerCaps, stepCaps, stepReport, StepFailedError, structuredReply, type GuardedStepOptions, type GuardedStepResult, type ModelPort, type RunEvent, type Sampling, type StructuredReply } from "../index.js";
-import { declaredTools, promptMessages, toolChoiceOf } from "./prompt-messages.js";
+import { guardedStep, replyOfJson, replyOfStep, smallerCaps, stepCaps, StepFailedError, structuredReply, type GuardedStepOptions, type ModelPort, type RunEvent, type Sampling, type StepReply } from "../index.js";
+import { chatToolsOf, promptMessages, toolChoiceOf } from "./prompt-messages.js";
 
 /** createNarrowgauge's options: the model, and runAgent's options applied to every step (profile, requireTool, maxTurns, …). */
 export interface NarrowgaugeProviderOptions extends Omit<GuardedStepOptions, "messages" | "tools" | "toolChoice" | "session" | "signal" | "onEvent" | "sampling"> {
@@ -24,26 +24,15 @@ interface Answered {
   narrowgauge: Record<string, unknown>;
 }
 
-function stepContent(result: GuardedStepResult): Answered {
-  const { outcome } = result;
-  if (outcome.kind === "failed" && (outcome.reason === "model-error" || outcome.reason === "context-overflow" || outcome.reason === "aborted")) {
-    throw new StepFailedError(outcome.error?.code ?? outcome.reason, outcome.error?.message ?? (outcome.reason === "aborted" ? "the step was aborted" : "the model could not be run"));
-  }
-  const content: LanguageModelV4Content[] = result.thought ? [{ type: "reasoning", text: result.thought }] : [];
-  if (outcome.kind === "call") content.push({ type: "tool-call", toolCallId: outcome.id, toolName: outcome.name, input: JSON.stringify(outcome.args) });
-  if (outcome.kind === "answer") content.push({ type: "text", text: outcome.answer });
-  const finishReason: LanguageModelV4FinishReason =
-    outcome.kind === "call" ? { unified: "tool-calls", raw: "tool_calls" } : outcome.kind === "answer" ? { unified: "stop", raw: "final-answer" } : { unified: outcome.reason === "max-turns" ? "length" : "other", raw: outcome.reason };
-  return { content, finishReason, usage: usageOf(result.tokens), narrowgauge: stepReport(result) };
-}
+const FINISH: Record<StepReply["finish"], LanguageModelV4FinishReason["unified"]> = { "tool-calls": "tool-calls", stop: "stop", length: "length", other: "other" };
 
-function replyContent(reply: StructuredReply): Answered {
-  return {
-    content: reply.ok ? [{ type: "text", text: reply.text }] : [],
-    finishReason: reply.ok ? { unified: "stop", raw: "json" } : { unified: reply.reason === "truncated" ? "length" : "other", raw: reply.reason },
-    usage: usageOf(reply.tokens),
-    narrowgauge: reply.ok ? { outcome: { kind: "json" }, tokens: reply.tokens } : { outcome: { kind: "failed", reason: reply.reason, message: reply.message }, tokens: reply.tokens },
-  };
+/** A step or a JSON reply (replyOfStep, replyOfJson) in the AI SDK's terms; a model that could not be run is a StepFailedError. */
+function answered(reply: StepReply): Answered {
+  if (reply.failure) throw new StepFailedError(reply.failure.code ?? reply.failure.reason, reply.failure.message);
+  const content: LanguageModelV4Content[] = reply.reasoning ? [{ type: "reasoning", text: reply.reasoning }] : [];
+  if (reply.call) content.push({ type: "tool-call", toolCallId: reply.call.id, toolName: reply.call.name, input: reply.call.arguments });
+  if (reply.text !== null) content.push({ type: "text", text: reply.text });
+  return { content, finishReason: { unified: FINISH[reply.finish], raw: reply.raw }, usage: usageOf(reply.tokens), narrowgauge: reply.report };
 }
 
 /** The settings the AI SDK passes that narrowgauge does not honour, as warnings. */
@@ -75,9 +64,9 @@ export function createNarrowgauge(options: NarrowgaugeProviderOptions): Language
     // With tools, the JSON is the final answer's shape (Output.object beside tools): FinalAnswer's argument in a guarded step.
     const withTools = (call.tools?.length ?? 0) > 0 && call.toolChoice?.type !== "none";
     if (call.responseFormat?.type === "json" && !withTools) {
-      return replyContent(await structuredReply({ model, messages, schema: (call.responseFormat.schema as object | undefined) ?? { type: "object" }, ...common, ...(call.maxOutputTokens ? { maxTokens: call.maxOutputTokens } : {}) }));
+      return answered(replyOfJson(await structuredReply({ model, messages, schema: (call.responseFormat.schema as object | undefined) ?? { type: "object" }, ...common, ...(call.maxOutputTokens ? { maxTokens: call.maxOutputTokens } : {}) })));
     }
-    const declared = declaredTools(call.tools);
+    const declared = chatToolsOf(call.tools);
     const result = await guardedStep({
       ...stepOptions,
       ...common,
@@ -90,7 +79,7 @@ export function createNarrowgauge(options: NarrowgaugeProviderOptions): Language
       ...(call.maxOutputTokens ? smallerCaps(stepOptions, stepCaps(call.maxOutputTokens, declared)) : {}),
       ...(onEvent ? { onEvent } : {}),
     });
-    return stepContent(result);
+    return answered(replyOfStep(result));
   }
 
   return {

@@ -60,7 +60,7 @@ export function promptMessages(prompt: LanguageModelV4Prompt): ChatMessage[] {
 }
 
 /** The call's function tools as the request declares them (narrowgauge's declarations in the input schema's `x-narrowgauge`); a provider tool is refused. */
-export function declaredTools(tools: LanguageModelV4CallOptions["tools"]): ChatTool[] {
+export function chatToolsOf(tools: LanguageModelV4CallOptions["tools"]): ChatTool[] {
   return (tools ?? []).map((tool) => {
     if (tool.type !== "function") throw new ChatRequestError("tools", `${tool.name} is a provider tool: narrowgauge declares function tools, which the client runs`);
     return { type: "function", function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.inputSchema as Record<string, unknown> } };

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { guardedStep, NarrowgaugeError, structuredReply, type GuardedStepOptions, type ModelPort, type ModelSession, type RunEvent } from "../index.js";
+import { guardedStep, NarrowgaugeError, replyOfJson, replyOfStep, structuredReply, type GuardedStepOptions, type ModelPort, type ModelSession, type RunEvent } from "../index.js";
 import { readCompletionRequest, withCaps, type CompletionRequest } from "./completion-request.js";
-import { choiceOfReply, choiceOfStep, completionBody, completionHead, type CompletionChoice } from "./completion-response.js";
+import { choiceOf, completionBody, completionHead, type CompletionChoice } from "./completion-response.js";
 import { eventStream, type EventStream } from "./event-stream.js";
 import { errorFor, openAIError, type OpenAIError } from "./openai-error.js";
 import { readJsonBody } from "./read-body.js";
@@ -181,10 +181,10 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     const step = withCaps(options.step ?? {}, request.step);
     if (request.replySchema) {
       const sampling = step.sampling;
-      return choiceOfReply(await structuredReply({ model: options.model, session, messages: request.step.messages, schema: request.replySchema, signal, ...(sampling ? { sampling } : {}), ...(step.maxTokensPerStep ? { maxTokens: step.maxTokensPerStep } : {}) }));
+      return choiceOf(replyOfJson(await structuredReply({ model: options.model, session, messages: request.step.messages, schema: request.replySchema, signal, ...(sampling ? { sampling } : {}), ...(step.maxTokensPerStep ? { maxTokens: step.maxTokensPerStep } : {}) })));
     }
     const onEvent = stream ? (event: RunEvent) => stream.follow(event) : undefined;
-    return choiceOfStep(await guardedStep({ ...step, model: options.model, session, signal, ...(onEvent ? { onEvent } : {}) }));
+    return choiceOf(replyOfStep(await guardedStep({ ...step, model: options.model, session, signal, ...(onEvent ? { onEvent } : {}) })));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -207,9 +207,8 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
 
 /** A step that failed because the model could not be run is the server's error (500), or the client's where its prompt does not fit (400). */
 function failureOf(choice: CompletionChoice): OpenAIError | null {
-  const outcome = choice.narrowgauge.outcome as { kind: string; reason?: string; error?: { code: string; message: string } | null };
-  if (outcome.kind !== "failed") return null;
-  if (outcome.reason === "context-overflow") return openAIError(400, outcome.error?.message ?? "the conversation does not fit the model's context", { code: "context_length_exceeded" });
-  if (outcome.reason === "model-error") return openAIError(500, outcome.error?.message ?? "the model could not be run", { code: outcome.error?.code ?? null });
+  const { failure } = choice;
+  if (failure?.reason === "context-overflow") return openAIError(400, failure.message, { code: "context_length_exceeded" });
+  if (failure?.reason === "model-error") return openAIError(500, failure.message, { code: failure.code });
   return null;
 }

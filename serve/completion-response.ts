@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { stepReport, type GuardedStepResult, type StructuredReply } from "../index.js";
+import type { StepReply } from "../index.js";
 
 /** What every completion of one request shares: its id, its time, the model name it answers as. */
 export interface CompletionHead {
@@ -18,35 +18,28 @@ export interface CompletionChoice {
   finishReason: "stop" | "tool_calls" | "length";
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   narrowgauge: Record<string, unknown>;
+  /** Where the model could not be run (StepReply.failure): the server answers with an error instead. */
+  failure: StepReply["failure"];
 }
 
 const usageOf = (tokens: { prompt: number; generated: number }) => ({ prompt_tokens: tokens.prompt, completion_tokens: tokens.generated, total_tokens: tokens.prompt + tokens.generated });
 
+const FINISH: Record<StepReply["finish"], CompletionChoice["finishReason"]> = { "tool-calls": "tool_calls", stop: "stop", length: "length", other: "stop" };
+
 /**
- * A guarded step as a chat completion: a call as one `tool_calls` entry
- * (finish reason "tool_calls"), an answer as the content ("stop"), a
- * failure as no content at all ("length" where the turn budget ran out,
- * else "stop"), never an invented answer. The thought is
+ * A guarded step or a JSON reply (replyOfStep, replyOfJson) as a chat
+ * completion: a call as one `tool_calls` entry (finish reason
+ * "tool_calls"), an answer or the JSON as the content ("stop"), a failure
+ * as no content at all ("length" where the turn budget ran out or the JSON
+ * was cut off, else "stop"), never an invented answer. The thought is
  * `reasoning_content`. `narrowgauge` holds what the guards did: each of the
  * step's turns (what the grammar offered, every decision, how the step was
  * judged), the outcome, the tokens evaluated and the milliseconds (stepReport).
  */
-export function choiceOfStep(result: GuardedStepResult): CompletionChoice {
-  const { outcome } = result;
-  const message: CompletionChoice["message"] = { role: "assistant", content: outcome.kind === "answer" ? outcome.answer : null, ...(result.thought ? { reasoning_content: result.thought } : {}) };
-  if (outcome.kind === "call") message.tool_calls = [{ id: outcome.id, type: "function", function: { name: outcome.name, arguments: JSON.stringify(outcome.args) } }];
-  const finishReason = outcome.kind === "call" ? "tool_calls" : outcome.kind === "failed" && outcome.reason === "max-turns" ? "length" : "stop";
-  return { message, finishReason, usage: usageOf(result.tokens), narrowgauge: stepReport(result) };
-}
-
-/** A JSON reply (`response_format`) as a chat completion: the JSON as content, or none ("length" where it was cut off). */
-export function choiceOfReply(reply: StructuredReply): CompletionChoice {
-  return {
-    message: { role: "assistant", content: reply.ok ? reply.text : null },
-    finishReason: reply.ok ? "stop" : reply.reason === "truncated" ? "length" : "stop",
-    usage: usageOf(reply.tokens),
-    narrowgauge: reply.ok ? { outcome: { kind: "json" }, tokens: reply.tokens } : { outcome: { kind: "failed", reason: reply.reason, message: reply.message }, tokens: reply.tokens },
-  };
+export function choiceOf(reply: StepReply): CompletionChoice {
+  const message: CompletionChoice["message"] = { role: "assistant", content: reply.text, ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}) };
+  if (reply.call) message.tool_calls = [{ id: reply.call.id, type: "function", function: { name: reply.call.name, arguments: reply.call.arguments } }];
+  return { message, finishReason: FINISH[reply.finish], usage: usageOf(reply.tokens), narrowgauge: reply.report, failure: reply.failure };
 }
 
 export function completionBody(head: CompletionHead, choice: CompletionChoice): object {
