@@ -26,7 +26,7 @@ export function serverCommand(command: Command, done: (code: number) => void): C
   command
     .command("start")
     .description("start llama-server on a model on a loopback port and print its URL; Ctrl-C stops it")
-    .option("--model <source>", "a GGUF path, demo (the trained weather model), or tiny / tiny:SEED (the built-in random model)", "tiny")
+    .option("--model <source>", "a GGUF path, demo (the trained weather model), tiny or tiny:SEED (the built-in random model), or hf:user/repo/file.gguf (downloaded once)", "tiny")
     .option("--slots <n>", "parallel slots: runs it serves at once", positive, 4)
     .option("--slot-context <tokens>", "tokens per slot", positive, 4096)
     .option("--threads <n>", "CPU threads", positive, 1)

@@ -3,7 +3,7 @@
  * loaded on first use. Its module graph awaits at the top level, which
  * require() cannot load; importing it lazily keeps narrowgauge's own graph
  * free of top-level await, so a CommonJS app can require("narrowgauge") on
- * Node ≥ 20.19. Types are imported as usual: they cost nothing at run time.
+ * every supported Node (22.12 and later). Types are imported as usual: they cost nothing at run time.
  */
 let loaded: Promise<typeof import("node-llama-cpp")> | undefined;
 let resolved: typeof import("node-llama-cpp") | undefined;

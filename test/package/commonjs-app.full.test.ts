@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -8,26 +8,36 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 
 /**
- * A new user's app, as `npm init -y` makes it (CommonJS: no "type" added),
- * with the packed tarball installed the way the README says. The README's
- * example and `narrowgauge run --tools` must run there as written.
+ * A new user's app, made from an empty folder by the README's own install
+ * block, as written: `mkdir app && cd app && npm init -y` (CommonJS) and the
+ * packed tarball installed beside TypeBox and tsx. The README's examples and
+ * `narrowgauge run --tools` must run there as written.
  * Regression: the package had no "require" export and its tools loader
  * blamed the library (`No "exports" main defined`).
  */
 const run = promisify(execFile);
-const sh = (command: string, args: string[], cwd: string) =>
-  run(command, args, { cwd, env: { ...process.env, NO_COLOR: "1", npm_config_fund: "false", npm_config_audit: "false", npm_config_update_notifier: "false" }, maxBuffer: 64 * 1024 * 1024 }).then(
+const sh = (command: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
+  run(command, args, { cwd, env: { ...process.env, NO_COLOR: "1", npm_config_fund: "false", npm_config_audit: "false", npm_config_update_notifier: "false", ...env }, maxBuffer: 64 * 1024 * 1024 }).then(
     (output) => ({ code: 0, ...output }),
     (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
   );
 
-/** The README's example: the ```ts block after its marker. */
-async function readmeExample(): Promise<string> {
+/** A README example: the ```ts block after its marker. */
+async function readmeExample(name: string): Promise<string> {
   const readme = await readFile(join(ROOT, "README.md"), "utf8");
-  const marker = readme.indexOf("<!-- example: agent.mts -->");
+  const marker = readme.indexOf(`<!-- example: ${name} -->`);
   const match = /```ts\n([\s\S]*?)```/.exec(readme.slice(marker));
-  if (marker < 0 || !match) throw new Error("README.md has no example after <!-- example: agent.mts -->");
+  if (marker < 0 || !match) throw new Error(`README.md has no example after <!-- example: ${name} -->`);
   return match[1]!;
+}
+
+/** The README's install: the ```sh block of its "Using it" section, line by line. */
+async function readmeInstall(): Promise<string[]> {
+  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Using it"), readme.indexOf("\n## ", readme.indexOf("## Using it") + 1));
+  const match = /```sh\n([\s\S]*?)```/.exec(section);
+  if (!match) throw new Error("README.md's \"Using it\" has no ```sh block");
+  return match[1]!.split("\n").filter((line) => line.trim());
 }
 
 const TOOLS_TS = `import { Type } from "@sinclair/typebox";
@@ -47,19 +57,21 @@ describe("an app made with npm init -y (CommonJS) that installed the packed tarb
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), "narrowgauge-app-"));
-    const packed = await sh("npm", ["pack", "--silent", "--pack-destination", scratch], ROOT);
-    expect(packed.code, packed.stderr).toBe(0);
-    const tarball = join(scratch, packed.stdout.trim().split("\n").at(-1)!);
+    const [clone, ...install] = await readmeInstall();
+    // The README's first line clones and packs into ./narrowgauge; here that clone is this tree, packed into a folder of that name.
+    expect(clone).toMatch(/^git clone \S.* narrowgauge && \(cd narrowgauge && npm ci && npm pack\)$/);
+    await mkdir(join(scratch, "narrowgauge"));
+    const packed = await sh("npm", ["pack", "--silent", "--pack-destination", join(scratch, "narrowgauge")], ROOT);
+    expect(packed.code, `${packed.stdout}\n${packed.stderr}`).toBe(0);
+    const tarball = packed.stdout.trim().split("\n").at(-1)!;
+    expect(install.join("\n"), "the README installs the tarball npm pack makes").toContain(`../narrowgauge/${tarball}`);
+    // The rest as written, from the empty folder beside the clone (the npm cache serves what it holds).
+    const installed = await sh("bash", ["-euc", install.join("\n")], scratch, { npm_config_prefer_offline: "true" });
+    expect(installed.code, installed.stderr).toBe(0);
     app = join(scratch, "app");
-    await sh("mkdir", ["-p", app], scratch);
-    expect((await sh("npm", ["init", "-y"], app)).code).toBe(0);
     const pkg = JSON.parse(await readFile(join(app, "package.json"), "utf8"));
     expect(pkg.type === undefined || pkg.type === "commonjs").toBe(true);
-    // As the README says: narrowgauge, TypeBox and tsx. The versions the lockfile pins, so the npm cache serves them.
-    const lock = JSON.parse(await readFile(join(ROOT, "package-lock.json"), "utf8"));
-    const pinned = (name: string) => `${name}@${lock.packages[`node_modules/${name}`].version}`;
-    const installed = await sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball, pinned("@sinclair/typebox"), pinned("tsx")], app);
-    expect(installed.code, installed.stderr).toBe(0);
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(["@sinclair/typebox", "narrowgauge", "tsx"]);
   }, 600_000);
 
   afterAll(async () => {
@@ -67,12 +79,23 @@ describe("an app made with npm init -y (CommonJS) that installed the packed tarb
   });
 
   it("runs the README's example as written", async () => {
-    await writeFile(join(app, "agent.mts"), await readmeExample());
+    await writeFile(join(app, "agent.mts"), await readmeExample("agent.mts"));
     const { code, stdout, stderr } = await sh("npx", ["tsx", "agent.mts"], app);
     expect(code, stderr).toBe(0);
     // The task names Paris, and city is a subject: the first call can only be Paris's.
     expect(stdout).toContain('1 {"tool":"CityWeather","args":{"city":"Paris"}}');
     expect(stdout).toMatch(/^(answer: |max-turns|stalled|context-overflow|model-error)/m);
+  }, 120_000);
+
+  it("runs the README's next step as written: the demo model answers with narrowgauge/demos's tools, from their results", async () => {
+    await writeFile(join(app, "weather.mts"), await readmeExample("weather.mts"));
+    const { code, stdout, stderr } = await sh("npx", ["tsx", "weather.mts"], app);
+    expect(code, stderr).toBe(0);
+    // Status, then the answer: it names both cities with the temperatures CityWeather returned (Paris 18, New York 24).
+    const line = stdout.trim().split("\n").at(-1)!;
+    expect(line).toMatch(/^answered /);
+    expect(line).toMatch(/Paris\D*18\b/);
+    expect(line).toMatch(/New York\D*24\b/);
   }, 120_000);
 
   it("runs narrowgauge run --tools on a TypeScript tools module of the app (CommonJS)", async () => {
@@ -82,6 +105,12 @@ describe("an app made with npm init -y (CommonJS) that installed the packed tarb
     const result = JSON.parse(stdout);
     expect(result.turns[0].visible.tools).toEqual(["Double"]);
   }, 120_000);
+
+  it("prints its version: npx narrowgauge --version", async () => {
+    const { code, stdout, stderr } = await sh("npx", ["narrowgauge", "--version"], app);
+    expect(code, stderr).toBe(0);
+    expect(stdout.trim()).toBe(JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).version);
+  }, 60_000);
 
   it("loads with require() from CommonJS code", async () => {
     const script = `const { defineTool, runAgent, loadModel } = require("narrowgauge"); console.log(typeof defineTool, typeof runAgent, typeof loadModel);`;

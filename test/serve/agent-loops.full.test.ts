@@ -18,8 +18,9 @@ import { testLlama } from "../helpers/llama.js";
  * as their users write them (no `subjects`, no `aliases`, no
  * `x-narrowgauge`), on the demo model: the OpenAI Agents SDK in
  * chat-completions mode and LlamaIndex.TS against `narrowgauge serve`, the
- * AI SDK's ToolLoopAgent over the in-process provider. Mastra is not here:
- * @mastra/core needs Node 22.13 or later, and CI runs the machine's Node 20.
+ * AI SDK's ToolLoopAgent over the in-process provider. Mastra is not here
+ * yet: it was left out while CI ran Node 20 (@mastra/core needs 22.13), and
+ * CI now runs Node 22 and 24.
  */
 
 const SYSTEM_PROMPTS: Record<string, string | undefined> = {
