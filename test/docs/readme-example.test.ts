@@ -45,5 +45,5 @@ describe("the README's example", () => {
         await rm(file, { force: true });
       }
     }
-  }, 60_000);
+  });
 });

@@ -13,6 +13,7 @@ import { scriptedModel } from "../../runtime/backends/scripted/scripted-model.js
 import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../helpers/fixture.js";
 import { expectGuardInvariants, recordingSteps, rewritableTail } from "../helpers/guard-invariants.js";
 import { testLlama } from "../helpers/llama.js";
+import { atTier } from "../tier.js";
 
 const TASKS = [WEATHER_TASK, "Convert 20 C to F.", "What is 12 times 7?", "Is it raining in Londres?", "Weather in NYC in Fahrenheit?"];
 const NUMBERS = [18, 20, 24, 25, 0, 7, 12, 77, 64.4, -3];
@@ -57,7 +58,7 @@ describe("guard invariants under random scripted behaviour (property)", () => {
         const result = await runAgent({ model, tools: weatherTools, task, profile: "sub1b", maxTurns });
         expectGuardInvariants(result, { maxTurns, prompts: model.requests.map((request) => request.prompt), openerLength: opener });
       }),
-      { numRuns: 300 },
+      { numRuns: atTier(60, 300) },
     );
   });
 });
@@ -100,7 +101,7 @@ describe("guards under every codec (property)", () => {
         expect(runs.map((run) => run.codec)).toEqual(["json-v1", "json", "json", "native", "native"]);
         for (const run of runs.slice(1)) expect(decisions(run)).toEqual(decisions(runs[0]!));
       }),
-      { numRuns: 120 },
+      { numRuns: atTier(25, 120) },
     );
   });
 });
@@ -132,7 +133,7 @@ describe("guard invariants on random-weight models (property)", () => {
           await port.dispose();
         }
       }),
-      { numRuns: 16 },
+      { numRuns: atTier(4, 16) },
     );
   });
 
@@ -143,7 +144,7 @@ describe("guard invariants on random-weight models (property)", () => {
       fc.asyncProperty(fc.integer({ min: 1, max: 1000 }), fc.constantFrom(...TASKS), async (seed, task) => {
         await runOn(port, task, 4, { temperature: 1, seed });
       }),
-      { numRuns: 6 },
+      { numRuns: atTier(2, 6) },
     );
   });
 

@@ -7,6 +7,7 @@ import { llamaModelPort } from "../../runtime/backends/llama/load-model.js";
 import { openModel } from "../../runtime/backends/llama/open-model.js";
 import { validateAgainst } from "../../schemas/validator-cache.js";
 import { testLlama } from "../helpers/llama.js";
+import { atTier } from "../tier.js";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,14 +34,16 @@ describe("the probe suite", () => {
   });
 
   it("runs end to end on the tiny model under all four architectures; the JSON validates against the report schema", async () => {
-    const scenarios = (await loadScenarios()).filter((scenario) => ["dual-op-weather", "always-fails", "timeless"].includes(scenario.id));
+    // The unit tier runs one scenario under the four architectures; the full tier's twin three.
+    const scenarios = (await loadScenarios()).filter((scenario) => atTier(["dual-op-weather"], ["dual-op-weather", "always-fails", "timeless"]).includes(scenario.id));
+    const runs = scenarios.length * 4;
     const model = llamaModelPort(await openModel({ source: { tiny: 1 }, llama: await testLlama() }));
     try {
       const progress: string[] = [];
       const report = await runProbe({ model, scenarios, architectures: ["A", "B", "C", "P"], spy: true, onProgress: (line) => progress.push(line) });
       const json = JSON.parse(JSON.stringify(report));
       expect(validateAgainst(ProbeReportSchema, json)).toEqual([]);
-      expect(report.runs).toHaveLength(12);
+      expect(report.runs).toHaveLength(runs);
       expect(Object.keys(report.summary)).toEqual(["A", "B", "C", "P"]);
       expect(report.model).toMatchObject({ wrapper: "ChatML", threads: 1, quantisation: "F32", builtIn: true, sampling: { family: "default", temperature: 0 } });
       // A reader can open any run and see the exact prompt.
@@ -48,7 +51,7 @@ describe("the probe suite", () => {
       expect((c.result.turns[0] as { spy?: { prompt: string } }).spy?.prompt).toContain("<|im_start|>");
       // The guarded architecture never invents: every run ends answered or honestly.
       for (const run of report.runs.filter((candidate) => candidate.arch === "C")) expect(["answered", "honest-failure"]).toContain(run.endedBy);
-      expect(progress.some((line) => /\[\d+\/12\] [ABCP] dual-op-weather turn \d+/.test(line))).toBe(true);
+      expect(progress.some((line) => new RegExp(`\\[\\d+/${runs}\\] [ABCP] dual-op-weather turn \\d+`).test(line))).toBe(true);
       expect(renderMarkdown(report)).toContain("| arch | solved |");
     } finally {
       await model.dispose();

@@ -46,7 +46,7 @@ describe("the GBNF matcher agrees with llama.cpp's grammar engine", () => {
       ),
       { numRuns: 300 },
     );
-  }, 120_000);
+  });
 
   it("forced spans are always what a valid text holds next (property over random schemas)", () => {
     fc.assert(

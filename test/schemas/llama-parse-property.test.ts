@@ -22,7 +22,7 @@ describe("every grammar the compiler emits is one llama.cpp parses (property)", 
       }),
       { numRuns: 250 },
     );
-  }, 120_000);
+  });
 
   it("the failures found on MCP servers' tools parse now (an array of strings at the default bounds)", async () => {
     for (const schema of [

@@ -8,6 +8,7 @@ import { readToolParams } from "../../runtime/tools/check-tool-definition.js";
 import { validateAgainst } from "../../schemas/validator-cache.js";
 import { MAX_SCHEMA_DEPTH } from "../../schemas/schema-depth.js";
 import { UnsupportedSchemaError } from "../../schemas/unsupported-schema-error.js";
+import { atTier } from "../tier.js";
 
 /** The characters the grammar builder split to compile `schema`: work, counted, where time would depend on the machine's load. */
 function compileWork(schema: object): number {
@@ -16,7 +17,8 @@ function compileWork(schema: object): number {
   return GBNF_WORK.characters - before;
 }
 
-type Shape = "required" | "optional" | "mixed" | "enum" | "anyOf" | "nested-required";
+const SHAPES = ["required", "optional", "mixed", "enum", "anyOf", "nested-required"] as const;
+type Shape = (typeof SHAPES)[number];
 /** A schema of one shape with `n` members: properties, enum values, branches. */
 function schemaOf(shape: Shape, n: number): object {
   const names = Array.from({ length: n }, (_, index) => `field_${index}`);
@@ -40,13 +42,14 @@ function schemaOf(shape: Shape, n: number): object {
 describe("a schema's size costs linear work, and its depth a typed refusal", () => {
   it("compiling twice the members costs at most about twice the work, whatever the shape", () => {
     fc.assert(
-      fc.property(fc.constantFrom<Shape>("required", "optional", "mixed", "enum", "anyOf", "nested-required"), fc.integer({ min: 50, max: 400 }), (shape, n) => {
+      fc.property(fc.constantFrom<Shape>(...SHAPES), fc.integer({ min: 50, max: atTier(150, 400) }), (shape, n) => {
         const once = compileWork(schemaOf(shape, n));
         const twice = compileWork(schemaOf(shape, 2 * n));
         // Linear work doubles (names grow a digit now and then); the quadratic builder this replaced grew about fourfold.
         expect(twice / once).toBeLessThan(2.4);
       }),
-      { numRuns: 40, seed: 51 },
+      // The unit tier: 8 runs up to 150 members, its seed drawing every shape; the full tier (full-counts.full.test.ts): 40 runs up to 400.
+      { numRuns: atTier(8, 40), seed: atTier(1, 51) },
     );
   });
 

@@ -80,7 +80,7 @@ describe("the GGUF exporter", () => {
         expect(row.indexOf(Math.max(...row))).toBe(reference[index]!.indexOf(Math.max(...reference[index]!)));
       });
     }
-  }, 60_000);
+  });
 
   it("quantizes to Q8_0 as ggml does: blocks of 32, scale max|x| / 127 in F16, each value within half a step", () => {
     const random = new SeededRandom(5);

@@ -6,19 +6,15 @@ import {
   Llama2ChatWrapper,
   Llama3ChatWrapper,
   Llama3_1ChatWrapper,
-  Llama3_2LightweightChatWrapper,
   QwenChatWrapper,
   type ChatWrapper,
   type LlamaText,
 } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
-import { forgedModelFile, tokenizerFiles } from "../../../bench/forge/real-tokenizers.js";
+import { tokenizerFiles } from "../../../bench/forge/real-tokenizers.js";
 import { readCallFrame } from "../../../runtime/codec/call-frame.js";
 import { chooseCodec, chooseRunCodec, CodecUnavailableError } from "../../../runtime/codec/choose-codec.js";
-import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
-import { openModel } from "../../../runtime/backends/llama/open-model.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
-import { testLlama } from "../../helpers/llama.js";
 
 /** A renderer whose "tokens" are code points: every text is writable, so the frame is the wrapper's alone. */
 const codePoints = (chatWrapper: ChatWrapper) => ({
@@ -40,17 +36,7 @@ describe("the call frame read off a chat wrapper", () => {
     expect(reading).toEqual({ ok: true, frame: expect.objectContaining({ ...expected, beforeThought: "", notation: "spaced" }) });
   });
 
-  it("cuts the frame where only a special token can write the rest: Llama 3.2's <|eot_id|> on the real Llama 3 vocabulary", async () => {
-    const opened = await openModel({ source: await forgedModelFile("llama3_1"), llama: await testLlama(), sequences: 1 });
-    try {
-      const port = llamaModelPort(opened);
-      // The package's vocabulary is Llama 3's: <|eot_id|> is a special token, <|eom_id|> (3.1's) is not there.
-      expect(readCallFrame({ ...port, chatWrapper: new Llama3_2LightweightChatWrapper() })).toEqual({ ok: true, frame: expect.objectContaining({ after: "}" }) });
-      expect(readCallFrame({ ...port, chatWrapper: new Llama3_1ChatWrapper() })).toEqual({ ok: true, frame: expect.objectContaining({ after: "</function><|eom_id|>" }) });
-    } finally {
-      await opened.dispose();
-    }
-  }, 60_000);
+  // Where only a special token can write the rest of a frame (Llama 3.2's <|eot_id|>), read on the real Llama 3 vocabulary: call-frame.full.test.ts.
 
   it("says why a wrapper has no frame narrowgauge can write", () => {
     expect(readCallFrame(codePoints(new FunctionaryChatWrapper()))).toEqual({ ok: false, reason: expect.stringContaining("generation prompt") });

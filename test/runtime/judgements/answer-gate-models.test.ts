@@ -9,6 +9,7 @@ import { openModel } from "../../../runtime/backends/llama/open-model.js";
 import { validateAgainst } from "../../../schemas/validator-cache.js";
 import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../../helpers/fixture.js";
 import { testLlama } from "../../helpers/llama.js";
+import { atTier } from "../../tier.js";
 
 const QUESTIONS = ["What's the weather in Paris right now?", "Convert 20 C to F.", "Who won yesterday's match?"];
 const askFreshness = (port: ModelPort, question: string, options: JudgementOptions) => askJudgement(port, freshnessRequest(question), "A2", options);
@@ -17,7 +18,8 @@ const askVerdict = (port: ModelPort, question: string, draft: string, options: J
 describe("the gate's judgements on random-weight models", () => {
   it("always return a valid value of their schema on the tiny model, whatever the seed", async () => {
     const llama = await testLlama();
-    for (let seed = 1; seed <= 16; seed++) {
+    // The unit tier samples the seeds (every question among them); the full tier's twin runs all 16.
+    for (let seed = 1; seed <= atTier(4, 16); seed++) {
       const port = llamaModelPort(await openModel({ source: { tiny: seed }, llama }));
       try {
         const question = QUESTIONS[seed % QUESTIONS.length]!;
@@ -36,7 +38,7 @@ describe("the gate's judgements on random-weight models", () => {
   it.skipIf(!hasLlama2Fixture)("always return a valid value on the Llama-2 fixture, across sampling seeds", async () => {
     const port = llamaModelPort(await openModel({ source: LLAMA2_FIXTURE, llama: await testLlama() }));
     try {
-      for (let seed = 1; seed <= 6; seed++) {
+      for (let seed = 1; seed <= atTier(3, 6); seed++) {
         const options = { turn: 0, sampling: { temperature: 1, seed } };
         expect(typeof (await askFreshness(port, QUESTIONS[seed % 3]!, options)).value).toBe("boolean");
         expect((await askVerdict(port, QUESTIONS[seed % 3]!, "Let me check.", options)).value).not.toBeNull();

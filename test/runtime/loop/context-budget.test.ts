@@ -143,5 +143,5 @@ describe("the step budget is what the context has left", () => {
       }
     }
     expect(reasons).toContain("final-answer");
-  }, 120_000);
+  });
 });

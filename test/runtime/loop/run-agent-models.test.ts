@@ -8,6 +8,7 @@ import { runAgent } from "../../../runtime/loop/run-agent.js";
 import type { RunResult } from "../../../runtime/loop/run-types.js";
 import { hasLlama2Fixture, LLAMA2_FIXTURE } from "../../helpers/fixture.js";
 import { testLlama } from "../../helpers/llama.js";
+import { atTier } from "../../tier.js";
 
 const REASONS = ["final-answer", "max-turns", "stalled", "model-error", "aborted"];
 
@@ -24,10 +25,12 @@ function expectWellFormedRun(result: RunResult, maxTurns: number): void {
 }
 
 describe("runAgent on the built-in tiny model", () => {
-  it("ends every run with one reason and records every turn, across 12 weight seeds", async () => {
+  // The unit tier samples the seeds; the full tier's twin runs all 12.
+  const seeds = atTier(4, 12);
+  it(`ends every run with one reason and records every turn, across ${seeds} weight seeds`, async () => {
     const llama = await testLlama();
     const reasons: string[] = [];
-    for (let seed = 1; seed <= 12; seed++) {
+    for (let seed = 1; seed <= seeds; seed++) {
       const model = llamaModelPort(await openModel({ source: { tiny: seed }, llama }));
       try {
         const result = await runAgent({ model, tools: weatherTools, task: WEATHER_TASK, maxTurns: 4, thoughtMaxLength: 60, answerMaxLength: 80 });
@@ -37,7 +40,7 @@ describe("runAgent on the built-in tiny model", () => {
         await model.dispose();
       }
     }
-    expect(reasons).toHaveLength(12);
+    expect(reasons).toHaveLength(seeds);
   });
 
   it("ends a run on a model disposed under it as model-error, code model-disposed, never a throw", async () => {

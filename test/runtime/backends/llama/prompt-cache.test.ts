@@ -36,7 +36,7 @@ describe("the prompt cache file (a warm first turn in a new process)", () => {
     const again = await firstTurn(directory, WEATHER_TASK);
     expect(again.prompt.evaluated).toBeLessThanOrEqual(1);
     expect(again.raw).toBe(cold.raw);
-  }, 120_000);
+  });
 
   it("a corrupt state file is dropped and the prompt evaluated as usual; another model never loads this one's state", async () => {
     await firstTurn(directory, WEATHER_TASK);
@@ -47,7 +47,7 @@ describe("the prompt cache file (a warm first turn in a new process)", () => {
     const other = await firstTurn(directory, WEATHER_TASK, "tiny:2");
     expect(other.prompt.evaluated).toBe(other.prompt.tokens);
     expect((await readdir(directory)).filter((name) => name.endsWith(".kv"))).toHaveLength(2);
-  }, 120_000);
+  });
 
   it("removes the temporary files a killed process left, and keeps a live process's", async () => {
     await firstTurn(directory, WEATHER_TASK);
@@ -61,5 +61,5 @@ describe("the prompt cache file (a warm first turn in a new process)", () => {
     expect(left).not.toContain(orphan);
     expect(left).not.toContain(`${orphan}.tokens`);
     expect(left).toContain(live);
-  }, 120_000);
+  });
 });

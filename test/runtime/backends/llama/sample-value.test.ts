@@ -6,15 +6,18 @@ import { buildStepSchema, type Step } from "../../../../schemas/step-schema.js";
 import { grammarAccepts } from "../../../helpers/grammar-acceptance.js";
 import { testLlama } from "../../../helpers/llama.js";
 import { taskPrompt } from "../../../helpers/prompt.js";
+import { atTier } from "../../../tier.js";
 import { weatherTools as weatherToolSpecs } from "../../../../demos/weather-tools.js";
 
 const stepSchema = buildStepSchema({ tools: weatherToolSpecs });
 
 describe("sampling a step on the tiny model", () => {
+  // The unit tier samples the seeds; the full tier's twin runs all 12.
+  const seeds = atTier(4, 12);
   it("yields a valid step, a typed truncation or a post-check refusal for every weight seed, never a throw", async () => {
     const llama = await testLlama();
     const outcomes: string[] = [];
-    for (let seed = 1; seed <= 12; seed++) {
+    for (let seed = 1; seed <= seeds; seed++) {
       const opened = await openModel({ source: { tiny: seed }, llama });
       try {
         const sampled = await sampleValue<Step<typeof weatherToolSpecs>>(opened, { prompt: taskPrompt(opened), schema: stepSchema });
@@ -35,7 +38,7 @@ describe("sampling a step on the tiny model", () => {
         await opened.dispose();
       }
     }
-    expect(outcomes).toHaveLength(12);
+    expect(outcomes).toHaveLength(seeds);
   });
 
   it("reports maxTokens hit inside a string as a TruncatedOutputError carrying the raw text", async () => {

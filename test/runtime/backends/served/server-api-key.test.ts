@@ -29,7 +29,7 @@ const everything = (error: unknown) => JSON.stringify({ ...(error as object), me
 describe("a server that requires an API key", () => {
   it("runs with the key, which every request carries, and which the model's description does not hold", async () => {
     const server = await keyed();
-    const model = await connectServer(server.url, { apiKey: KEY, connectMs: 1000, answerMs: 1000, idleMs: 500 });
+    const model = await connectServer(server.url, { apiKey: KEY });
     opened.push(model);
     const result = await runAgent({ model, tools: weatherTools, task: "What's the weather in Paris?", profile: "none", maxTurns: 2 });
     expect(result.status).toBe("answered");
@@ -42,7 +42,7 @@ describe("a server that requires an API key", () => {
 
   it("without the key, connecting fails with a ServerAuthError that says a key is needed", async () => {
     const server = await keyed();
-    const error = await rejection(connectServer(server.url, { connectMs: 1000 }));
+    const error = await rejection(connectServer(server.url));
     expect(error).toBeInstanceOf(ServerAuthError);
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 401, kind: "http", keyGiven: false });
@@ -53,7 +53,7 @@ describe("a server that requires an API key", () => {
   it("with a wrong key, connecting fails with a ServerAuthError that says the key is wrong and quotes neither key", async () => {
     const server = await keyed();
     const wrong = "sk-wrong-key-9a8b7c";
-    const error = await rejection(connectServer(server.url, { apiKey: wrong, connectMs: 1000 }));
+    const error = await rejection(connectServer(server.url, { apiKey: wrong }));
     expect(error).toBeInstanceOf(ServerAuthError);
     expect(error).toMatchObject({ status: 401, keyGiven: true });
     expect((error as Error).message).toMatch(/refused the API key given: it is wrong/);

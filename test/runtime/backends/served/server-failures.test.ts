@@ -11,7 +11,11 @@ import { endless, startFakeServer, type FakeServer, type FakeServerOptions } fro
 
 /**
  * What a server can do wrong, each ending in a typed error at connect or a
- * failed run, never a hang: every case here is bounded by a short timeout.
+ * failed run, never a hang. A timer that is not what a test is about is a
+ * minute long (connect's below, each step's unless a test sets its own), so
+ * a loaded machine that delays the fake server's answer cannot turn it into
+ * a timeout; a test about a timer sets it short and checks its message, not
+ * the clock.
  */
 const vocabulary = await tinyModelFile(1);
 const opened: Array<FakeServer | RemoteModelPort> = [];
@@ -25,7 +29,7 @@ async function fake(options: Partial<FakeServerOptions> = {}): Promise<FakeServe
   return server;
 }
 async function connect(url: string, options: Parameters<typeof connectServer>[1] = {}): Promise<RemoteModelPort> {
-  const model = await connectServer(url, { connectMs: 1000, answerMs: 1000, idleMs: 500, ...options });
+  const model = await connectServer(url, { connectMs: 60_000, answerMs: 60_000, idleMs: 60_000, ...options });
   opened.push(model);
   return model;
 }
@@ -111,7 +115,8 @@ describe("the HTTP client", () => {
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     try {
       const events = [];
-      for await (const event of streamJson(url, "/completion", {}, { answerMs: 3000, idleMs: 200 })) {
+      // The first event comes after 600 ms, three idle limits: only answerMs may bound that wait (a minute, so load cannot end it).
+      for await (const event of streamJson(url, "/completion", {}, { answerMs: 60_000, idleMs: 200 })) {
         events.push(event);
         if (event.stop) break;
       }
@@ -137,7 +142,7 @@ describe("the HTTP client", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     try {
-      for (let request = 0; request < 3; request++) expect(await requestJson(url, "/props", undefined, { answerMs: 2000 })).toEqual({ ok: 1 });
+      for (let request = 0; request < 3; request++) expect(await requestJson(url, "/props", undefined, { answerMs: 60_000 })).toEqual({ ok: 1 });
     } finally {
       server.close();
     }
@@ -157,10 +162,11 @@ describe("a stream that makes no progress", () => {
   const run = (model: RemoteModelPort) => runAgent({ model, tools: weatherTools, task: "What's the weather in Paris?", profile: "none", maxTurns: 2 });
 
   // Regression: each of these reset the idle timer (a byte, an event), and a step's "total" was answerMs + maxTokens × idleMs, so one held a run for minutes.
+  // Each sets short only the limit it is about; the others stay a minute, and the caps (events in a row) are counted, not timed.
   const stalls: Array<[string, (response: ServerResponse) => void, Parameters<typeof connectServer>[1], RegExp]> = [
-    ["empty events from its first one do not push back answerMs", (response) => trickle(response, empty, empty, 150), {}, /: timeout \(no progress within 1000 ms\)/],
-    ["empty events after a token do not push back idleMs", (response) => trickle(response, token, empty, 150), {}, /: timeout \(no progress within 500 ms\)/],
-    ["a byte at a time pushes back no deadline", (response) => trickle(response, token, "d", 50), {}, /: timeout \(no progress within 500 ms\)/],
+    ["empty events from its first one do not push back answerMs", (response) => trickle(response, empty, empty, 150), { answerMs: 1000 }, /: timeout \(no progress within 1000 ms\)/],
+    ["empty events after a token do not push back idleMs", (response) => trickle(response, token, empty, 150), { idleMs: 500 }, /: timeout \(no progress within 500 ms\)/],
+    ["a byte at a time pushes back no deadline", (response) => trickle(response, token, "d", 50), { idleMs: 500 }, /: timeout \(no progress within 500 ms\)/],
     ["empty events in a tight loop end after 16 in a row, not after a step's tokens", (response) => endless(response, () => empty), {}, /: timeout \(17 events in a row without progress\)/],
     ["empty deltas without whitespace in a tight loop end alike", (response) => endless(response, () => 'data:{"content":""}\n\n'), {}, /: timeout \(17 events in a row without progress\)/],
     ["a token at a time that never ends stops at stepMs, however often it speaks", (response) => trickle(response, token, token, 50), { idleMs: 10_000, answerMs: 10_000, stepMs: 1000 }, /: timeout \(not finished within 1000 ms/],
@@ -183,7 +189,7 @@ describe("a stream that makes no progress", () => {
       const isProgress = (event: Record<string, unknown>) => Array.isArray(event.tokens) && event.tokens.length > 0;
       const events: unknown[] = [];
       const error = await (async () => {
-        for await (const event of streamJson(url, "/completion", {}, { answerMs: 2000, idleMs: 300, isProgress })) events.push(event);
+        for await (const event of streamJson(url, "/completion", {}, { answerMs: 60_000, idleMs: 300, isProgress })) events.push(event);
       })().catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(ServerError);
       expect((error as ServerError).kind).toBe("timeout");
@@ -224,8 +230,8 @@ describe("a run on a server that fails", () => {
   for (const [name, behave, message] of failures) {
     it(`a server that ${name} fails the run with server-failed, promptly`, async () => {
       const server = await fake({ override: (path, body, response) => streamed(path, body) && (behave(response), true) });
-      // Where a cap ends the step (a count of lines, events or bytes), timers far longer than the test: the cap wins however loaded the machine.
-      const model = await connect(server.url, /timeout/.test(message.source) ? {} : { answerMs: 60_000, idleMs: 60_000 });
+      // Where a cap ends the step (a count of lines, events or bytes), the helper's minute-long timers: the cap wins however loaded the machine.
+      const model = await connect(server.url, /timeout/.test(message.source) ? { idleMs: 500 } : {});
       const result = await run(model);
       expect(result.status).toBe("failed");
       expect(result.reason).toBe("model-error");
@@ -262,7 +268,7 @@ describe("answers too large to read", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-      const error = await requestJson(url, "/props", undefined, { answerMs: 10_000, maxBytes: 4 << 20 }).catch((thrown: unknown) => thrown);
+      const error = await requestJson(url, "/props", undefined, { answerMs: 60_000, maxBytes: 4 << 20 }).catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(ServerError);
       expect((error as Error).message).toMatch(/larger than 4194304 bytes/);
     } finally {

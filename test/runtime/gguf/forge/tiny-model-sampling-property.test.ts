@@ -6,6 +6,7 @@ import { sampleValue } from "../../../../runtime/backends/llama/sample-value.js"
 import { grammarAccepts } from "../../../helpers/grammar-acceptance.js";
 import { testLlama } from "../../../helpers/llama.js";
 import { taskPrompt } from "../../../helpers/prompt.js";
+import { atTier } from "../../../tier.js";
 import { objectSchemaCase } from "../../../helpers/schema-arbitrary.js";
 
 const models = new Map<number, Promise<OpenedModel>>();
@@ -17,10 +18,11 @@ afterAll(async () => {
   for (const opened of models.values()) await (await opened).dispose();
 });
 
+// Opening a model costs most of a run: the unit tier samples fewer weight seeds as well as fewer runs.
 describe("sampling random schemas on random-weight models (property)", () => {
   it("every output parses and passes ajv, or comes back as a typed truncation / invalid UTF-8 / inexact number", async () => {
     await fc.assert(
-      fc.asyncProperty(objectSchemaCase, fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 3 }), async ({ schema }, weightSeed, samplingSeed) => {
+      fc.asyncProperty(objectSchemaCase, fc.integer({ min: 1, max: atTier(5, 40) }), fc.integer({ min: 0, max: 3 }), async ({ schema }, weightSeed, samplingSeed) => {
         const opened = await modelForSeed(weightSeed);
         const sampled = await sampleValue(opened, {
           prompt: taskPrompt(opened, "Fill in the value."),
@@ -37,7 +39,7 @@ describe("sampling random schemas on random-weight models (property)", () => {
           expect([TruncatedOutputError, InvalidUtf8OutputError, InexactNumberOutputError].some((type) => sampled.error instanceof type), sampled.error.message).toBe(true);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: atTier(15, 60) },
     );
   });
 });
