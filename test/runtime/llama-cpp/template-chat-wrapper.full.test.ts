@@ -1,6 +1,3 @@
-import { copyFile, mkdtemp, utimes } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import * as nodeLlamaCpp from "node-llama-cpp";
 import type { ChatHistoryItem } from "node-llama-cpp";
 import { describe, expect, it, vi } from "vitest";
@@ -38,22 +35,6 @@ describe("the chat wrapper an opened model gets", () => {
         await opened.dispose();
       }
     }
-  });
-
-  it("is chosen once per model file: a second open of the file shares it, a file changed since gets one chosen anew", async () => {
-    const copy = join(await mkdtemp(join(tmpdir(), "narrowgauge-wrapper-")), "model.gguf");
-    await copyFile(await forgedModelFile("qwen3"), copy);
-    const wrapperOf = async () => {
-      const opened = await openModel({ source: copy, llama: await testLlama(), sequences: 1 });
-      await opened.dispose();
-      return opened.chatWrapper;
-    };
-    const first = await wrapperOf();
-    expect(await wrapperOf()).toBe(first);
-    await utimes(copy, new Date(), new Date(Date.now() + 60_000));
-    const changed = await wrapperOf();
-    expect(changed).not.toBe(first);
-    expect(changed.wrapperName).toBe(first.wrapperName);
   });
 
   it("is node-llama-cpp's where it renders the template alike: Qwen3's own Jinja template, unchanged", async () => {
