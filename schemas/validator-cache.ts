@@ -1,10 +1,11 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { BoundedCache } from "../base/bounded-cache.js";
-import { AJV_OPTIONS, ajvCompileError, withFormats } from "./dialects/ajv-setup.js";
+import { AJV_OPTIONS, ajvCompileError, compileOnce, withFormats } from "./dialects/ajv-setup.js";
 import { dialectValidator } from "./dialects/dialect-validator.js";
 import { schemaKey } from "./schema-key.js";
 import { UnsupportedSchemaError } from "./unsupported-schema-error.js";
 import { checkSchemaDepth } from "./schema-depth.js";
+import { sharedSubschemas } from "./dialects/shared-subschemas.js";
 
 /**
  * ajv validators, compiled once per distinct schema. Step schemas are
@@ -17,6 +18,8 @@ import { checkSchemaDepth } from "./schema-depth.js";
  * checked after sampling, for the formats ajv-setup.ts knows.
  */
 const ajv = withFormats(new Ajv(AJV_OPTIONS));
+/** For a schema with its repeated subschemas shared (shared-subschemas.ts): each a function of its own, never inlined; checked against the meta-schema before it compiles. */
+const sharingAjv = withFormats(new Ajv({ ...AJV_OPTIONS, inlineRefs: false, validateSchema: false }));
 
 const validators = new BoundedCache<string, ValidateFunction>(512);
 
@@ -24,11 +27,27 @@ export function validatorFor(schema: object): ValidateFunction {
   checkSchemaDepth(schema);
   return validators.getOrCreate(schemaKey(schema), () => {
     try {
-      return ajv.compile(schema);
+      return sharedCompile(schema) ?? compileOnce(ajv, schema);
     } catch (error) {
       throw ajvCompileError(error);
     }
   });
+}
+
+/**
+ * The validator of the schema with its repeated subschemas shared, which
+ * accepts and refuses what the schema's own would; null where nothing
+ * repeats, or where it does not compile or the meta-schema refuses it (the
+ * schema as given is then compiled, and refused, as before).
+ */
+function sharedCompile(schema: object): ValidateFunction | null {
+  const shared = sharedSubschemas(schema);
+  if (shared === schema) return null;
+  try {
+    return sharingAjv.validateSchema(shared) ? compileOnce(sharingAjv, shared) : null;
+  } catch {
+    return null;
+  }
 }
 
 export type SchemaIssue = Pick<ErrorObject, "keyword" | "instancePath" | "schemaPath" | "params" | "message">;

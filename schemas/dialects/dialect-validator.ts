@@ -6,7 +6,7 @@ import { BoundedCache } from "../../base/bounded-cache.js";
 import { schemaKey } from "../schema-key.js";
 import { UnsupportedSchemaError } from "../unsupported-schema-error.js";
 import { checkSchemaDepth } from "../schema-depth.js";
-import { AJV_OPTIONS, ajvCompileError, withFormats } from "./ajv-setup.js";
+import { AJV_OPTIONS, ajvCompileError, compileOnce, withFormats } from "./ajv-setup.js";
 import { checkedPattern, MAX_PROGRAM } from "./linear-pattern.js";
 import { readDialect, type SchemaDialect } from "./schema-dialect.js";
 
@@ -15,17 +15,20 @@ type AnyAjv = Pick<Ajv, "compile" | "validateSchema" | "errors" | "addFormat">;
 // ajv-draft-04 exports its class as module.exports (CommonJS under NodeNext).
 const Draft04 = AjvDraft04 as unknown as new (options: Options) => AnyAjv;
 
+/** dialectValidator checks a schema against its meta-schema itself, before it compiles (to name the keyword refused): ajv need not check it again. */
+const DIALECT_OPTIONS: Options = { ...AJV_OPTIONS, validateSchema: false };
+
 function createAjv(dialect: SchemaDialect): AnyAjv {
   switch (dialect) {
     case "draft-04":
-      return withFormats(new Draft04(AJV_OPTIONS));
+      return withFormats(new Draft04(DIALECT_OPTIONS));
     case "draft-06":
     case "draft-07":
-      return withFormats(new Ajv(AJV_OPTIONS));
+      return withFormats(new Ajv(DIALECT_OPTIONS));
     case "2019-09":
-      return withFormats(new Ajv2019(AJV_OPTIONS));
+      return withFormats(new Ajv2019(DIALECT_OPTIONS));
     case "2020-12":
-      return withFormats(new Ajv2020(AJV_OPTIONS));
+      return withFormats(new Ajv2020(DIALECT_OPTIONS));
   }
 }
 
@@ -66,7 +69,7 @@ export function dialectValidator(schema: object): ValidateFunction {
       throw new UnsupportedSchemaError(keywordOf(first), first?.instancePath ?? "", `not a valid ${dialect} schema: ${first?.message ?? "refused by its meta-schema"}`);
     }
     try {
-      return ajv.compile(readable);
+      return compileOnce(ajv, readable);
     } catch (error) {
       if (error instanceof UnsupportedSchemaError || error instanceof RangeError) throw ajvCompileError(error);
       const message = error instanceof Error ? error.message : String(error);
