@@ -11,6 +11,7 @@ import { buildLlamaServer, loadModel, openModel, runAgent } from "../../index.js
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { tinyModelFile } from "../../runtime/gguf/forge/tiny-model-file.js";
 import { rejectionProfile } from "./rejections.js";
+import { describePinned, overPinnedReference } from "./pinned-reference.js";
 import { jumpForwardRatios } from "./jump-measures.js";
 import { firstTurnColdOverWarm } from "./warm-start.js";
 import { forgedModelFile, QWEN3_0_6B_SHAPE } from "../forge/real-tokenizers.js";
@@ -44,6 +45,9 @@ for (const [name, source] of Object.entries(MODELS)) {
   const opened = await openModel({ source, sequences: 1 });
   const ratio = await constrainedOverUnconstrained(opened);
   set(`constrainedOverUnconstrained.${name}`, ratio.sampled, `temperature 1, jump-forward batched and steered: ${ratio.constrainedMs.toFixed(2)} vs ${ratio.unconstrainedMs.toFixed(2)} ms/token; greedy ratio ${ratio.greedy.toFixed(2)}; not steered: ${ratio.sampledWithoutSteer.toFixed(2)}; every token sampled, not steered: ${ratio.sampledPlain.toFixed(2)}`);
+  // The same grammar under node-llama-cpp's own generation, interleaved pair by pair: a reference pinned in the run.
+  const pinned = await overPinnedReference(opened);
+  set(`constrainedOverPinnedReference.${name}`, pinned.ratio, describePinned(pinned));
   const rejections = await rejectionProfile(opened);
   const share = (part: { tokens: number; rejected: number }) => part.rejected / Math.max(1, part.tokens);
   set(`rejectedShare.${name}.skeleton`, share(rejections.skeleton), `greedy: the grammar rejected the model's own choice at ${rejections.skeleton.rejected} of ${rejections.skeleton.tokens} skeleton positions`);
