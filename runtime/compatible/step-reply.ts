@@ -45,12 +45,13 @@ export function stepReport(result: GuardedStepResult): Record<string, unknown> {
   return JSON.parse(JSON.stringify({ outcome: result.outcome, turns, turnsBefore: result.turnsBefore, codec: result.codec, profile: result.profile, tokens: result.tokens, ms: result.ms }));
 }
 
-const DEFAULT_MESSAGES = { "context-overflow": "the conversation does not fit the model's context", "model-error": "the model could not be run", aborted: "the step was aborted" } as const;
+/** The failures that are no step at all (the model could not be run), each with its message where the failure carries none. */
+const UNRUN_MESSAGES = { "context-overflow": "the conversation does not fit the model's context", "model-error": "the model could not be run", aborted: "the step was aborted" } as const;
 
 /** A guarded step as a reply: a call ("tool-calls"), an answer ("stop"), or a failure without text ("length" where the turn budget ran out). */
 export function replyOfStep(result: GuardedStepResult): StepReply {
   const { outcome } = result;
-  const failed = outcome.kind === "failed" && (outcome.reason === "context-overflow" || outcome.reason === "model-error" || outcome.reason === "aborted") ? outcome.reason : null;
+  const unrun = outcome.kind === "failed" && outcome.reason in UNRUN_MESSAGES ? (outcome.reason as keyof typeof UNRUN_MESSAGES) : null;
   return {
     reasoning: result.thought || null,
     call: outcome.kind === "call" ? { id: outcome.id, name: outcome.name, arguments: JSON.stringify(outcome.args) } : null,
@@ -59,7 +60,7 @@ export function replyOfStep(result: GuardedStepResult): StepReply {
     raw: outcome.kind === "call" ? "tool_calls" : outcome.kind === "answer" ? "final-answer" : outcome.reason,
     tokens: result.tokens,
     report: stepReport(result),
-    failure: failed && outcome.kind === "failed" ? { reason: failed, code: outcome.error?.code ?? null, message: outcome.error?.message ?? DEFAULT_MESSAGES[failed] } : null,
+    failure: unrun && outcome.kind === "failed" ? { reason: unrun, code: outcome.error?.code ?? null, message: outcome.error?.message ?? UNRUN_MESSAGES[unrun] } : null,
   };
 }
 

@@ -26,11 +26,11 @@ export function valueGrammar(request: Pick<ValueRequest, "schema" | "grammarOpti
  * judgement, a JSON reply, sampleValue): the schema's grammar, one
  * generation under it, the text parsed and validated against the schema.
  * What the model writes never throws (a typed failure in `parsed`); only a
- * model that cannot be run does.
+ * model that cannot be run does. `gbnf`: the request's grammar, where the
+ * caller compiled it already (to budget the step).
  */
-export async function generateValue<Value = unknown>(generator: Pick<ModelSession, "generate">, request: ValueRequest): Promise<GeneratedValue<Value>> {
-  const { schema, grammarOptions, ...rest } = request;
-  const gbnf = valueGrammar({ schema, ...(grammarOptions ? { grammarOptions } : {}) });
+export async function generateValue<Value = unknown>(generator: Pick<ModelSession, "generate">, request: ValueRequest, gbnf = valueGrammar(request)): Promise<GeneratedValue<Value>> {
+  const { schema, grammarOptions: _grammarOptions, ...rest } = request;
   const generation = await generator.generate({ ...rest, gbnf });
   return { gbnf, generation, parsed: parseGeneration<Value>(generation, schema) };
 }

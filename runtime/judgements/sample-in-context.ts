@@ -30,6 +30,6 @@ export async function sampleInContext<Value = unknown>(
   const gbnf = valueGrammar(request);
   const renderMs = performance.now() - started;
   const maxTokens = stepBudget(prompt.length, request.maxTokens, model.description.contextSize, shortestStepTokens(model, rendered, gbnf));
-  const value = await generateValue<Value>(session ?? model, { ...request, prompt, maxTokens });
+  const value = await generateValue<Value>(session ?? model, { ...request, prompt, maxTokens }, gbnf);
   return { ...value, prompt, renderMs };
 }
