@@ -46,6 +46,13 @@ class Compiler implements EmitContext {
   readonly freeValueDepth: number;
   readonly notation: ValueNotation;
   private readonly views = new Map<NotationName, EmitContext>();
+  /**
+   * Each subschema object's expression, per notation. Normalization writes a
+   * `$ref`'s target as the same object wherever it is used, so a schema that
+   * refers to one definition a thousand times compiles it once (its rules
+   * are the same either way: RuleSet names a body once).
+   */
+  private readonly compiled = new Map<NotationName, WeakMap<object, string>>();
 
   constructor(options: GbnfCompileOptions) {
     this.defaultMaxLength = options.defaultMaxLength ?? 256;
@@ -79,7 +86,16 @@ class Compiler implements EmitContext {
     if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
       throw new UnsupportedSchemaError(String(schema), path, "a schema must be an object (boolean schemas are not supported)");
     }
-    const node = schema as Schema;
+    let memo = this.compiled.get(this.notation.name);
+    if (!memo) this.compiled.set(this.notation.name, (memo = new WeakMap()));
+    const known = memo.get(schema);
+    if (known !== undefined) return known;
+    const expression = this.emit(schema as Schema, path, nameHint);
+    memo.set(schema, expression);
+    return expression;
+  }
+
+  private emit(node: Schema, path: string, nameHint: string): string {
     checkKeywords(node, path);
 
     if (Object.hasOwn(node, "const")) return emitConst(this, node, path);

@@ -53,6 +53,19 @@ describe("a schema's size costs linear work, and its depth a typed refusal", () 
     );
   });
 
+  it("a definition referred to from many places is compiled once: a hundred references cost about what one does", () => {
+    const definition = { type: "object", properties: Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`f${index}`, { type: "integer" }])), required: ["f0"] };
+    const referring = (n: number) => ({
+      type: "object",
+      definitions: { shared: definition },
+      properties: Object.fromEntries(Array.from({ length: n }, (_, index) => [`use_${index}`, { $ref: "#/definitions/shared" }])),
+    });
+    const one = compileWork(referring(1));
+    const hundred = compileWork(referring(100));
+    // Each reference adds its property's line, not a copy of the definition's forty.
+    expect(hundred / one).toBeLessThan(12);
+  });
+
   it("8,000 required properties compile; 2,000 are checked as a tool and validate a value", () => {
     expect(compileGbnf(schemaOf("required", 8000))).toContain("field_7999");
     const schema = schemaOf("required", 2000);
