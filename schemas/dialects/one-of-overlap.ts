@@ -25,13 +25,17 @@ export function checkOneOfBranchesOnce(schema: object): void {
  * doubt. Walks a normalized schema; throws UnsupportedSchemaError on
  * `oneOf` with the overlapping value.
  */
-export function checkOneOfBranches(schema: unknown, path = "", depth = 0, budget = { characters: MAX_CHECKED_TOTAL }): void {
+export function checkOneOfBranches(schema: unknown, path = "", depth = 0, budget = { characters: MAX_CHECKED_TOTAL }, walked = new WeakMap<object, number>()): void {
   if (depth > 64 || budget.characters <= 0) return;
-  if (Array.isArray(schema)) return schema.forEach((item, index) => checkOneOfBranches(item, `${path}/${index}`, depth + 1, budget));
+  if (schema === null || typeof schema !== "object") return;
+  // Normalization writes a `$ref`'s target as one object wherever it is used: walked once (again only where reached less deep, so deeper parts are reached too).
+  if ((walked.get(schema) ?? Infinity) <= depth) return;
+  walked.set(schema, depth);
+  if (Array.isArray(schema)) return schema.forEach((item, index) => checkOneOfBranches(item, `${path}/${index}`, depth + 1, budget, walked));
   if (!isRecord(schema)) return;
   if (Array.isArray(schema.oneOf) && schema.oneOf.length > 1) overlapping(schema.oneOf as object[], `${path}/oneOf`, budget);
   for (const [key, value] of Object.entries(schema)) {
-    if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") checkOneOfBranches(value, `${path}/${key}`, depth + 1, budget);
+    if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") checkOneOfBranches(value, `${path}/${key}`, depth + 1, budget, walked);
   }
 }
 
