@@ -58,7 +58,7 @@ for (const source of models) {
   for (const threads of [1, 2]) {
     const opened = await openModel({ source, threads });
     const llama = opened.llama;
-    const prompt = renderPrompt(opened.chatWrapper, opened.model, [
+    const prompt = renderPrompt(opened.chatRenderer, opened.model, [
       { type: "system", text: "Answer with one JSON step." },
       { type: "user", text: "What's the weather in Paris and New York?" },
     ]);

@@ -51,7 +51,7 @@ for (let seed = 1; seed <= (parsed.model === undefined ? seeds : 1); seed++) {
     process.exit(2);
   }
   try {
-    const prompt = renderPrompt(opened.chatWrapper, opened.model, [
+    const prompt = renderPrompt(opened.chatRenderer, opened.model, [
       { type: "system", text: `Answer with one JSON step. Tools: ${tools.map((tool) => `${tool.name}: ${tool.description}`).join(" ")}` },
       { type: "user", text: task },
     ]);

@@ -1,6 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ChatHistoryItem } from "node-llama-cpp";
-import { compileGbnf, FINAL_ANSWER, MODEL_TEXT, type PortGeneration, type StepRequest, type TurnStrategy } from "../index.js";
+import { compileGbnf, FINAL_ANSWER, MODEL_TEXT, type HistoryItem, type PortGeneration, type StepRequest, type TurnStrategy } from "../index.js";
 
 const TEXT = MODEL_TEXT.ARCHITECTURE_A;
 
@@ -10,7 +9,7 @@ const TEXT = MODEL_TEXT.ARCHITECTURE_A;
  * results. Measured, never the default: a digest has been seen to move 9B
  * and 14B models out of distribution, where native history kept them on it.
  */
-export function digestHistory(history: readonly ChatHistoryItem[]): ChatHistoryItem[] {
+export function digestHistory(history: readonly HistoryItem[]): HistoryItem[] {
   const [system, task, ...rest] = history;
   if (!system || !task || task.type !== "user") return [...history];
   const lines: string[] = [];

@@ -3,6 +3,7 @@ import { forgedModelFile } from "../forge/real-tokenizers.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { spyFirstTurn } from "../../runtime/loop/start-question.js";
 import { loadModel } from "../../runtime/backends/llama/load-model.js";
+import { chatRendererOf } from "../../runtime/llama-cpp/chat-renderer-of.js";
 import { tinyModelFile } from "../../runtime/gguf/forge/tiny-model-file.js";
 
 /**
@@ -31,7 +32,7 @@ for (const [name, file] of models) {
     let jinja = "no template in the GGUF";
     if (template) {
       const wrapper = new JinjaTemplateChatWrapper({ template, tokenizer: model.opened.model.tokenizer });
-      const turn = spyFirstTurn({ ...options, model: { ...model, chatWrapper: wrapper, description: { ...model.description, wrapper: wrapper.wrapperName } } });
+      const turn = spyFirstTurn({ ...options, model: { ...model, chatRenderer: chatRendererOf(wrapper), description: { ...model.description, wrapper: wrapper.wrapperName } } });
       jinja = `${turn.tokens} | ${turn.prompt === node.prompt ? "yes" : `no (${firstDifference(turn.prompt, node.prompt)})`}`;
     }
     console.log(`| ${name} | ${model.description.wrapper} | ${node.tokens} | ${jinja} |`);

@@ -26,13 +26,14 @@
  * conversation is longer than a window.)
  */
 import { parseArgs } from "node:util";
-import type { ChatHistoryItem, LlamaText } from "node-llama-cpp";
+import type { LlamaText } from "node-llama-cpp";
+import type { HistoryItem } from "../../base/chat-history.js";
 import { weatherTools } from "../../demos/weather-tools.js";
 import { loadModel } from "../../runtime/backends/llama/load-model.js";
 import { chatModelFunctions } from "../../runtime/history/documented-functions.js";
 import { nextPrompt } from "../../runtime/history/held-prompt.js";
 import { appendItems, callItem, initialHistory } from "../../runtime/history/history-items.js";
-import { renderContext, renderWhole } from "../../runtime/history/render-history.js";
+import { renderContext } from "../../runtime/history/render-history.js";
 import { forgedTemplateModel } from "./template-models.js";
 
 const { values } = parseArgs({ options: { templates: { type: "string" }, repeats: { type: "string", default: "15" }, small: { type: "string", default: "1000" } } });
@@ -44,10 +45,10 @@ const WARM = 4;
 
 // Numbered as a run numbers its calls (a template that gives calls ids shows the same id for a call on every turn).
 // A run holds each call once: the same objects turn after turn (as runAgent's history does).
-const steps: ChatHistoryItem[] = [];
+const steps: HistoryItem[] = [];
 const step = (index: number) => (steps[index] ??= newStep(index));
 const newStep = (index: number) => callItem(`Look up the weather once more, ${index}.`, "CityWeather", { city: "Paris" }, { city: "Paris", temperatureC: 18, conditions: "cloudy with rain later in the evening", humidity: 60 }, index + 1);
-function history(calls: number): ChatHistoryItem[] {
+function history(calls: number): HistoryItem[] {
   const items = initialHistory("You are a careful assistant that answers by calling tools.", "What is the weather in Paris, and what is it in °F?");
   appendItems(items, Array.from({ length: calls }, (_, index) => step(index)), { joinModelTurns: true });
   return items;
@@ -65,7 +66,7 @@ for (const template of templates) {
   const port = await loadModel(await forgedTemplateModel(template), { sequences: 1 });
   try {
     const functions = chatModelFunctions(weatherTools as never, { answerRequired: true });
-    const renderHistoryOf = (items: ChatHistoryItem[]) => renderContext(port.chatWrapper, items, functions, { continueAfterCall: true });
+    const renderHistoryOf = (items: HistoryItem[]) => renderContext(port.chatRenderer, items, functions, { continueAfterCall: true });
     const render = (calls: number) => renderHistoryOf(history(calls));
     /** The fewest calls whose prompt holds at least `tokens` tokens. */
     const callsFor = (tokens: number) => {
@@ -97,8 +98,8 @@ for (const template of templates) {
     for (let repeat = 0; repeat < repeats; repeat++) {
       for (const size of sizes) {
         const items = history(size.calls + 1);
-        let rendered = renderWhole(port.chatWrapper, items, functions);
-        size.ms.renderWhole.push(time(() => (rendered = renderWhole(port.chatWrapper, items, functions))));
+        let rendered = port.chatRenderer.render(items, functions);
+        size.ms.renderWhole.push(time(() => (rendered = port.chatRenderer.render(items, functions))));
         size.ms.whole.push(time(() => port.tokenize(rendered)));
       }
     }

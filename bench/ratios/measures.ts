@@ -10,7 +10,7 @@ export const STEP_SCHEMA = buildStepSchema({ tools: weatherTools, thoughtMaxLeng
 const SEEDS = [1, 2, 3, 4];
 
 export function taskPrompt(opened: OpenedModel): Token[] {
-  return renderPrompt(opened.chatWrapper, opened.model, [
+  return renderPrompt(opened.chatRenderer, opened.model, [
     { type: "system", text: `Answer with one JSON step. Tools: ${weatherTools.map((tool) => `${tool.name}: ${tool.description}`).join(" ")}` },
     { type: "user", text: WEATHER_TASK },
   ]);

@@ -1,4 +1,5 @@
-import type { ChatHistoryItem, LlamaText } from "node-llama-cpp";
+import type { LlamaText } from "node-llama-cpp";
+import type { HistoryItem } from "../../base/chat-history.js";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import { stepStart } from "../../base/step-start.js";
 import { CALL_NOTATIONS, NOTATIONS, writeValue, type NotationName } from "../../base/value-notation.js";
@@ -114,8 +115,8 @@ function exampleHistory(thought: string | undefined, calls: number) {
 /** The text an assistant turn adds after the generation prompt when it holds one call, with the rendered context. */
 function renderedStep(renderer: FrameRenderer, thought: string | undefined): { context: LlamaText; start: number; step: string; documentsTools: boolean } | string {
   const functions = chatModelFunctions(EXAMPLE.tools as never);
-  const before = renderContext(renderer.chatWrapper, exampleHistory(thought, 0), functions).toString();
-  const context = renderContext(renderer.chatWrapper, exampleHistory(thought, 1), functions, { continueAfterCall: true });
+  const before = renderContext(renderer.chatRenderer, exampleHistory(thought, 0), functions).toString();
+  const context = renderContext(renderer.chatRenderer, exampleHistory(thought, 1), functions, { continueAfterCall: true });
   const after = context.toString();
   const start = stepStart(before, after, EXAMPLE.task);
   if (start === null) return "the wrapper renders the generation prompt differently once a call follows it";
@@ -124,7 +125,7 @@ function renderedStep(renderer: FrameRenderer, thought: string | undefined): { c
 
 /** Whether two calls in a row are rendered as `first` and then `second` (the same text, but where the template numbers its calls). */
 function rendersTwice(renderer: FrameRenderer, thought: string | undefined, first: string, second: string, start: number): boolean {
-  const twice = renderContext(renderer.chatWrapper, exampleHistory(thought, 2), chatModelFunctions(EXAMPLE.tools as never), { continueAfterCall: true }).toString();
+  const twice = renderContext(renderer.chatRenderer, exampleHistory(thought, 2), chatModelFunctions(EXAMPLE.tools as never), { continueAfterCall: true }).toString();
   const at = twice.indexOf(first, start);
   return at >= 0 && twice.indexOf(second, at + first.length) >= 0;
 }
@@ -191,8 +192,7 @@ export function readCallFrame(renderer: FrameRenderer): FrameReading {
   const found = notations.filter(({ at }) => at >= 0).sort((a, b) => a.at - b.at)[0];
   if (!found) return { ok: false, reason: "the arguments are written in no notation narrowgauge knows (JSON, Gemma's, Python's keyword arguments)" };
   const argsEnd = found.at + found.text.length;
-  const suffix = renderer.chatWrapper.settings.functions.call.suffix;
-  const suffixText = typeof suffix === "string" ? suffix : suffix.toString();
+  const suffixText = renderer.chatRenderer.call.suffix;
   if (!step.startsWith(suffixText, argsEnd)) return { ok: false, reason: "the call's suffix does not follow its arguments" };
   const withoutNameAt = without.step.indexOf(EXAMPLE.name);
   if (withoutNameAt < 0 || !without.step.startsWith(step.slice(nameAt, argsEnd), withoutNameAt)) return { ok: false, reason: "a call without a thought is rendered in another frame" };
@@ -254,7 +254,7 @@ export function readCallFrame(renderer: FrameRenderer): FrameReading {
  */
 function readLaterCalls(renderer: FrameRenderer, call: string, write: (text: LlamaText) => boolean): LaterCalls | null {
   const functions = chatModelFunctions(EXAMPLE.tools as never);
-  const render = (items: ChatHistoryItem[], continueAfterCall: boolean) => renderContext(renderer.chatWrapper, items, functions, { continueAfterCall });
+  const render = (items: HistoryItem[], continueAfterCall: boolean) => renderContext(renderer.chatRenderer, items, functions, { continueAfterCall });
   const result = JSON.stringify(EXAMPLE.result);
   const note = "Probe note.";
   const noted = (calls: number) => {

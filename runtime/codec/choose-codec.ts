@@ -30,8 +30,7 @@ function frameOf(model: ModelPort): FrameReading {
 
 /** node-llama-cpp writes `||call: NAME(ARGS)` for formats that have no call syntax of their own; that syntax is node-llama-cpp's, not the family's. */
 function hasOwnCallSyntax(model: ModelPort): boolean {
-  const prefix = model.chatWrapper.settings.functions.call.prefix;
-  return !(typeof prefix === "string" ? prefix : prefix.toString()).startsWith("||call:");
+  return !model.chatRenderer.call.prefix.startsWith("||call:");
 }
 
 /** The chat wrappers that render the model's own template: narrowgauge's (template-chat-wrapper.ts) and node-llama-cpp's Jinja wrapper. */
@@ -66,11 +65,11 @@ function pickCodec(model: ModelPort, requested: CodecName | undefined): { codec:
   if (requested === "json-v1") return { codec: JSON_V1_CODEC, fallback: null };
   if (requested === "native") {
     const reading = frameOf(model);
-    if (!reading.ok) throw new CodecUnavailableError("native", model.chatWrapper.wrapperName, reading.reason);
+    if (!reading.ok) throw new CodecUnavailableError("native", model.chatRenderer.name, reading.reason);
     return { codec: nativeCallCodec(reading.frame), fallback: null };
   }
-  const fallbackCodec = model.chatWrapper.wrapperName === "ChatML" ? JSON_V1_CODEC : JSON_CODEC;
-  if (!hasOwnCallSyntax(model)) return { codec: fallbackCodec, fallback: noCallSyntax(model.chatWrapper.wrapperName) };
+  const fallbackCodec = model.chatRenderer.name === "ChatML" ? JSON_V1_CODEC : JSON_CODEC;
+  if (!hasOwnCallSyntax(model)) return { codec: fallbackCodec, fallback: noCallSyntax(model.chatRenderer.name) };
   const reading = frameOf(model);
   return reading.ok ? { codec: nativeCallCodec(reading.frame), fallback: null } : { codec: fallbackCodec, fallback: `the format's own calls cannot be written: ${reading.reason}` };
 }
@@ -131,6 +130,6 @@ export function chooseRunCodec(model: ModelPort, requested: CodecName | undefine
   if (codec.name !== "native") return picked;
   const reason = unwritableTool(model, tools());
   if (reason === null) return { codec, fallback: null };
-  if (requested === "native") throw new CodecUnavailableError("native", model.chatWrapper.wrapperName, reason);
-  return { codec: model.chatWrapper.wrapperName === "ChatML" ? JSON_V1_CODEC : JSON_CODEC, fallback: reason };
+  if (requested === "native") throw new CodecUnavailableError("native", model.chatRenderer.name, reason);
+  return { codec: model.chatRenderer.name === "ChatML" ? JSON_V1_CODEC : JSON_CODEC, fallback: reason };
 }

@@ -9,7 +9,7 @@ import type { ModelPort } from "../engine/model-port.js";
  */
 
 /** What reading a frame needs of a model: its chat wrapper, and its tokenizer. */
-export type FrameRenderer = Pick<ModelPort, "chatWrapper" | "tokenize" | "detokenizeForSpy" | "writesControlToken">;
+export type FrameRenderer = Pick<ModelPort, "chatRenderer" | "tokenize" | "detokenizeForSpy" | "writesControlToken">;
 
 const sameTokens = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((token, index) => token === b[index]);
 

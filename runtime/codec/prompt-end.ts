@@ -1,9 +1,10 @@
-import type { ChatHistoryItem, LlamaText } from "node-llama-cpp";
+import type { LlamaText } from "node-llama-cpp";
+import type { HistoryItem } from "../../base/chat-history.js";
 import { sliceLlamaText } from "../history/llama-text-slice.js";
 import type { StepCodec } from "./step-codec.js";
 
 /** How many calls a history holds. */
-export function callsIn(history: readonly ChatHistoryItem[]): number {
+export function callsIn(history: readonly HistoryItem[]): number {
   return history.reduce((count, item) => count + (item.type === "model" ? item.response.filter((part) => typeof part === "object" && part.type === "functionCall").length : 0), 0);
 }
 
@@ -15,7 +16,7 @@ export function callsIn(history: readonly ChatHistoryItem[]): number {
  * re-rendered next turn (turn.prompt.appended null), as under any template
  * that rewrites what came before.
  */
-export function withoutDroppedEnd(rendered: LlamaText, history: readonly ChatHistoryItem[], codec: StepCodec): LlamaText {
+export function withoutDroppedEnd(rendered: LlamaText, history: readonly HistoryItem[], codec: StepCodec): LlamaText {
   const last = history.at(-1);
   const after = last?.type === "user" ? "user" : last?.type === "model" && codec.verbatim && last.response.some((part) => typeof part === "object" && part.type === "functionCall") ? "result" : null;
   const dropped = after ? codec.droppedPromptEnd(after, callsIn(history)) : "";

@@ -1,6 +1,6 @@
 import type { ExactJson } from "../../schemas/exact-json.js";
 import type { GbnfCompileOptions } from "../../schemas/gbnf-compiler.js";
-import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
+import type { DocumentedFunctions, HistoryItem } from "../../base/chat-history.js";
 import type { StepParts, StepSchema, ToolSchemaSpec } from "../../schemas/step-schema.js";
 import type { StepEnd } from "../engine/decode/step-end.js";
 
@@ -51,7 +51,7 @@ export interface StepCodec {
   readonly defaultSystem: string;
   /** The conversation's system text (with the tools documented, where the codec does that itself) and the functions the chat wrapper documents, if any. */
   /** `answerSchema`: a structured answer's schema (runAgent's), documented as FinalAnswer's argument; null for a text answer. */
-  prelude(system: string, tools: readonly ToolSchemaSpec[], thought: boolean, answerSchema?: object | null): { system: string; functions: ChatModelFunctions | undefined };
+  prelude(system: string, tools: readonly ToolSchemaSpec[], thought: boolean, answerSchema?: object | null): { system: string; functions: DocumentedFunctions | undefined };
   /** The GBNF of one step: exactly the texts `encode` writes for the steps the schema admits. */
   /** The step's grammar; `bounds` are the strings' and arrays' default caps where a schema sets none and how deep a free value nests (runAgent's defaultMaxLength, defaultMaxItems, freeValueDepth). */
   grammar(schema: StepSchema<readonly ToolSchemaSpec[], boolean>, parts: StepParts, bounds?: GrammarBounds): string;
@@ -71,5 +71,5 @@ export interface StepCodec {
    */
   droppedPromptEnd(after: "result" | "user", callsShown: number): string;
   /** What the history shows for a call step that ran (or was refused) with this result; `callNumber` the step's (StepParts.callNumber). */
-  callItems(raw: string, step: LogicalStep, call: { name: string; args: unknown; result: unknown }, callNumber?: number): ChatHistoryItem[];
+  callItems(raw: string, step: LogicalStep, call: { name: string; args: unknown; result: unknown }, callNumber?: number): HistoryItem[];
 }

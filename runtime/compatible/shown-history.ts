@@ -1,4 +1,4 @@
-import type { ChatHistoryItem } from "node-llama-cpp";
+import type { HistoryItem } from "../../base/chat-history.js";
 import { callKey } from "../../guards/facts/canonical-args.js";
 import type { CallAttempt, TurnFacts } from "../../guards/run-state.js";
 import type { StepCodec } from "../codec/step-codec.js";
@@ -10,7 +10,7 @@ import type { ShownConversation, ShownExchange } from "./read-conversation.js";
 
 /** A conversation read off a message list as the loop keeps one: the history in the model's format, where each exchange starts, the earlier questions' calls, and the current question's turns as the guards read them. */
 export interface DerivedConversation {
-  readonly history: ChatHistoryItem[];
+  readonly history: HistoryItem[];
   readonly exchanges: number[];
   readonly earlier: Array<{ task: string; calls: CallAttempt[] }>;
   /** The current question's turns so far: one per call, and one per reply the assistant gave in it. */
@@ -29,8 +29,8 @@ export interface DerivedConversation {
  * result says it failed; the earlier exchanges' calls that succeeded
  * ground numbers and answer repeats, as a conversation's earlier questions do.
  */
-export function deriveConversation(shown: ShownConversation, system: ChatHistoryItem, codec: StepCodec, naming: ToolNames, known: (name: string) => boolean, maxResultChars: number): DerivedConversation {
-  const history: ChatHistoryItem[] = [system];
+export function deriveConversation(shown: ShownConversation, system: HistoryItem, codec: StepCodec, naming: ToolNames, known: (name: string) => boolean, maxResultChars: number): DerivedConversation {
+  const history: HistoryItem[] = [system];
   const exchanges: number[] = [];
   const earlier: DerivedConversation["earlier"] = [];
   let facts: TurnFacts[] = [];

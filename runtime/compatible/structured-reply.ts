@@ -1,4 +1,4 @@
-import type { ChatHistoryItem } from "node-llama-cpp";
+import type { HistoryItem } from "../../base/chat-history.js";
 import { normalizeSchema } from "../../schemas/dialects/normalize-schema.js";
 import type { ModelPort, ModelSession } from "../engine/model-port.js";
 import type { Sampling } from "../engine/sampling.js";
@@ -33,7 +33,7 @@ export type StructuredReply = { ok: true; text: string; value: unknown; tokens: 
 export async function structuredReply(options: StructuredReplyOptions): Promise<StructuredReply> {
   checkMessages(options.messages);
   const shown = readConversation(options.messages);
-  const history: ChatHistoryItem[] = shown.system === null ? [] : [{ type: "system", text: shown.system }];
+  const history: HistoryItem[] = shown.system === null ? [] : [{ type: "system", text: shown.system }];
   for (const exchange of shown.exchanges) {
     history.push({ type: "user", text: exchange.task });
     for (const item of exchange.items) {

@@ -1,4 +1,5 @@
-import type { ChatWrapper, LlamaText } from "node-llama-cpp";
+import type { LlamaText } from "node-llama-cpp";
+import type { ChatRenderer } from "./chat-renderer.js";
 import type { Sampling, SamplingPreset } from "./sampling.js";
 import type { StepEnd } from "./decode/step-end.js";
 
@@ -143,8 +144,8 @@ export interface ModelSession {
  */
 export interface ModelPort {
   readonly description: ModelDescription;
-  /** Renders chat history in the model's native format. */
-  readonly chatWrapper: ChatWrapper;
+  /** Renders chat history in the model's own format (a node-llama-cpp chat wrapper adapts with `chatRendererOf`). */
+  readonly chatRenderer: ChatRenderer;
   tokenize(text: LlamaText): readonly number[];
   /** The exact prompt text with special tokens visible (the prompt spy). */
   detokenizeForSpy(tokens: readonly number[]): string;

@@ -1,4 +1,5 @@
-import type { ChatWrapper, Token, Tokenizer } from "node-llama-cpp";
+import type { Token, Tokenizer } from "node-llama-cpp";
+import type { ChatRenderer } from "./chat-renderer.js";
 import type { Lease, LeasePool } from "./lease-pool.js";
 import type { GenerateRequest, ModelDescription, ModelPort, ModelSession } from "./model-port.js";
 import { samplingPresetFor } from "./sampling-presets.js";
@@ -22,7 +23,7 @@ export interface ModelVocabulary {
 export interface PooledBackend<Item> {
   /** The vocabulary whose tokenizer, template and metadata the prompts come from. */
   readonly vocabulary: ModelVocabulary;
-  readonly chatWrapper: ChatWrapper;
+  readonly chatRenderer: ChatRenderer;
   readonly facts: BackendFacts;
   /** The items runs hold: context sequences, or server slots. */
   readonly pool: LeasePool<Item>;
@@ -43,15 +44,15 @@ export interface PooledBackend<Item> {
  * detokenization, and sessions that each hold one item (see serialSession).
  */
 export function pooledModelPort<Item>(backend: PooledBackend<Item>): ModelPort {
-  const { vocabulary, chatWrapper, facts, pool } = backend;
+  const { vocabulary, chatRenderer, facts, pool } = backend;
   const general = vocabulary.fileInfo.metadata?.general;
   const session = (lease: Lease<Item>) => backend.session?.(lease) ?? serialSession(lease, facts.contextSize, (item, request) => backend.start(item, request));
   return {
-    chatWrapper,
+    chatRenderer,
     description: {
       name: general?.name ?? facts.file?.split("/").pop() ?? "model",
       file: facts.file,
-      wrapper: chatWrapper.wrapperName,
+      wrapper: chatRenderer.name,
       threads: facts.threads,
       builtIn: facts.builtIn,
       parameters: facts.parameters,

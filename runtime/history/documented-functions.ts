@@ -1,4 +1,4 @@
-import type { ChatModelFunctions } from "node-llama-cpp";
+import type { DocumentedFunctions } from "../../base/chat-history.js";
 import { FINAL_ANSWER_DESCRIPTION } from "../../prompts/model-text.js";
 import { FINAL_ANSWER, type ToolSchemaSpec } from "../../schemas/step-schema.js";
 
@@ -22,7 +22,7 @@ export function toNodeLlamaCppSchema(schema: unknown): unknown {
  * grammar has it (the JSON step as the trained model learned it, json-v1,
  * leaves it out); `answerSchema`, a structured answer's schema as its type.
  */
-export function chatModelFunctions(tools: readonly ToolSchemaSpec[], options: { finalAnswer?: boolean; answerRequired?: boolean; answerSchema?: object | null } = {}): ChatModelFunctions {
+export function chatModelFunctions(tools: readonly ToolSchemaSpec[], options: { finalAnswer?: boolean; answerRequired?: boolean; answerSchema?: object | null } = {}): DocumentedFunctions {
   const functions: Record<string, { description: string; params: unknown }> = {};
   for (const tool of tools) functions[tool.name] = { description: tool.description, params: toNodeLlamaCppSchema(tool.params) };
   if (options.finalAnswer !== false) {
@@ -31,5 +31,5 @@ export function chatModelFunctions(tools: readonly ToolSchemaSpec[], options: { 
       params: { type: "object", properties: { answer: options.answerSchema ? toNodeLlamaCppSchema(options.answerSchema) : { type: "string" } }, ...(options.answerRequired || options.answerSchema ? { required: ["answer"] } : {}) },
     };
   }
-  return functions as ChatModelFunctions;
+  return functions as DocumentedFunctions;
 }

@@ -1,4 +1,4 @@
-import type { ChatHistoryItem } from "node-llama-cpp";
+import type { HistoryItem } from "../../base/chat-history.js";
 import { DEFAULT_SYSTEM_PROMPT } from "../../prompts/model-text.js";
 
 export { DEFAULT_SYSTEM_PROMPT };
@@ -10,7 +10,7 @@ export { DEFAULT_SYSTEM_PROMPT };
  * each prompt extends the previous one and the KV cache is reused.
  */
 
-export function initialHistory(system: string, task: string): ChatHistoryItem[] {
+export function initialHistory(system: string, task: string): HistoryItem[] {
   return [
     { type: "system", text: system },
     { type: "user", text: task },
@@ -28,7 +28,7 @@ export function initialHistory(system: string, task: string): ChatHistoryItem[] 
  * call so that a template renders it so even when earlier exchanges are
  * left out.
  */
-export function callItem(thought: string | undefined, name: string, args: unknown, result: unknown, callNumber?: number): ChatHistoryItem {
+export function callItem(thought: string | undefined, name: string, args: unknown, result: unknown, callNumber?: number): HistoryItem {
   const call = { type: "functionCall" as const, name, params: args, result, startsNewChunk: true, ...(callNumber === undefined ? {} : { callNumber }) };
   return { type: "model", response: [...(thought ? [thought] : []), call] };
 }
@@ -40,7 +40,7 @@ export function callItem(thought: string | undefined, name: string, args: unknow
  * with an extra "\n\n" that the model never wrote, while one response
  * holding several calls renders each as the family writes consecutive calls.
  */
-export function appendItems(history: ChatHistoryItem[], items: readonly ChatHistoryItem[], options: { joinModelTurns: boolean }): void {
+export function appendItems(history: HistoryItem[], items: readonly HistoryItem[], options: { joinModelTurns: boolean }): void {
   for (const item of items) {
     const last = history.at(-1);
     if (options.joinModelTurns && item.type === "model" && last?.type === "model") history[history.length - 1] = { ...last, response: [...last.response, ...item.response] };
@@ -49,7 +49,7 @@ export function appendItems(history: ChatHistoryItem[], items: readonly ChatHist
 }
 
 /** Feedback the loop appends in the user's voice (a reply that could not be used, a guard's note). */
-export function feedbackItem(text: string): ChatHistoryItem {
+export function feedbackItem(text: string): HistoryItem {
   return { type: "user", text };
 }
 
@@ -71,7 +71,7 @@ function notedResult(result: unknown, notes: readonly string[]): unknown {
  * KV cache keeps nothing) and is refused by templates whose roles must
  * alternate (Mistral's). Elsewhere each note is a user message.
  */
-export function appendNotes(history: ChatHistoryItem[], notes: readonly string[], intoResult: boolean): void {
+export function appendNotes(history: HistoryItem[], notes: readonly string[], intoResult: boolean): void {
   if (notes.length === 0) return;
   const last = history.at(-1);
   const call = last?.type === "model" ? last.response.at(-1) : undefined;

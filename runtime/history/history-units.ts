@@ -1,4 +1,4 @@
-import type { ChatHistoryItem, ChatModelResponse } from "node-llama-cpp";
+import type { HistoryItem, ModelItem } from "../../base/chat-history.js";
 
 /**
  * A history as the units incremental rendering cuts it at (an item, or one
@@ -10,14 +10,14 @@ import type { ChatHistoryItem, ChatModelResponse } from "node-llama-cpp";
 /** One history item, or one part of a model response: what a window is cut at. */
 export interface Unit {
   readonly item: number;
-  readonly source: ChatHistoryItem;
+  readonly source: HistoryItem;
   /** The response part; undefined for a system or user item, and for a model response with no parts. */
-  readonly part?: ChatModelResponse["response"][number];
+  readonly part?: ModelItem["response"][number];
   /** Whether the part is its response's first (it opens the turn: the same part later in a turn renders otherwise). */
   readonly first?: boolean;
 }
 
-export function unitsOf(history: readonly ChatHistoryItem[]): Unit[] {
+export function unitsOf(history: readonly HistoryItem[]): Unit[] {
   const units: Unit[] = [];
   history.forEach((source, item) => {
     if (source.type !== "model" || source.response.length === 0) units.push({ item, source });
@@ -67,13 +67,13 @@ export function onlyCalls(earlier: readonly Unit[], units: readonly Unit[]): boo
 }
 
 /** The history of these units: consecutive parts of one response together again. */
-export function historyOf(units: readonly Unit[]): ChatHistoryItem[] {
-  const items: ChatHistoryItem[] = [];
+export function historyOf(units: readonly Unit[]): HistoryItem[] {
+  const items: HistoryItem[] = [];
   let last: Unit | undefined;
   for (const unit of units) {
     if (unit.part === undefined) items.push(unit.source.type === "model" ? { ...unit.source, response: [] } : unit.source);
-    else if (last?.part !== undefined && last.item === unit.item) (items.at(-1) as ChatModelResponse).response.push(unit.part);
-    else items.push({ ...(unit.source as ChatModelResponse), response: [unit.part] });
+    else if (last?.part !== undefined && last.item === unit.item) (items.at(-1) as ModelItem).response.push(unit.part);
+    else items.push({ ...(unit.source as ModelItem), response: [unit.part] });
     last = unit;
   }
   return items;

@@ -1,4 +1,5 @@
-import type { ChatHistoryItem, LlamaText } from "node-llama-cpp";
+import type { LlamaText } from "node-llama-cpp";
+import type { HistoryItem } from "../../base/chat-history.js";
 import { extendsUnits, historyOf, isCall, isEmptyTurn, lastTurnStart, onlyCalls, sameUnit, turnStart, unitsOf, type Unit } from "./history-units.js";
 import { commonPrefix, commonSuffix } from "../../base/shared-text.js";
 import { sliceLlamaText, sliceLlamaTextEnd, textRuns } from "./llama-text-slice.js";
@@ -109,8 +110,8 @@ export class IncrementalRenderer {
   readonly counts = { appended: 0, cut: 0, whole: 0, renderings: 0 };
 
   /** `render` is the renderer's own whole rendering of a history; `key` says what else it depends on (the documented functions, its options). */
-  render(history: readonly ChatHistoryItem[], key: string, renderHistory: (history: ChatHistoryItem[]) => LlamaText): LlamaText {
-    const render = (items: ChatHistoryItem[]) => (this.counts.renderings++, renderHistory(items));
+  render(history: readonly HistoryItem[], key: string, renderHistory: (history: HistoryItem[]) => LlamaText): LlamaText {
+    const render = (items: HistoryItem[]) => (this.counts.renderings++, renderHistory(items));
     const units = unitsOf(history);
     const earlier = this.rendered.findLast((entry) => entry.key === key && entry.units.length < units.length && extendsUnits(units, entry.units));
     let appended: Omit<Rendered, "key" | "units"> | null = null;
@@ -129,7 +130,7 @@ export class IncrementalRenderer {
   }
 
   /** The head rendered alone (kept while the head and the key stay the same). */
-  private headText(head: readonly Unit[], key: string, render: (history: ChatHistoryItem[]) => LlamaText): { readonly text: LlamaText; readonly string: string } {
+  private headText(head: readonly Unit[], key: string, render: (history: HistoryItem[]) => LlamaText): { readonly text: LlamaText; readonly string: string } {
     const last = this.lastHead;
     if (last && last.key === key && last.units.length === head.length && head.every((unit, index) => sameUnit(unit, last.units[index]!))) return last;
     const text = render(historyOf(head));
@@ -171,7 +172,7 @@ export class IncrementalRenderer {
     return { start, oldAt: commonPrefix(headAlone().string, string), text, string, turns: [] };
   }
 
-  private appended(units: readonly Unit[], earlier: Rendered, render: (history: ChatHistoryItem[]) => LlamaText): Omit<Rendered, "key" | "units"> | null {
+  private appended(units: readonly Unit[], earlier: Rendered, render: (history: HistoryItem[]) => LlamaText): Omit<Rendered, "key" | "units"> | null {
     if (!onlyCalls(earlier.units, units)) return null;
     // The head: up to the last question and the first call after it (a template may show a question's turns by where its last
     // query is, or write its first call otherwise: DeepSeek-R1 opens its call list there).

@@ -1,9 +1,11 @@
-import type { ChatHistoryItem, ChatModelFunctions, ChatWrapper, LlamaModel, LlamaText, Token } from "node-llama-cpp";
+import type { LlamaModel, LlamaText, Token } from "node-llama-cpp";
+import type { DocumentedFunctions, HistoryItem } from "../../base/chat-history.js";
+import type { ChatRenderer } from "../engine/chat-renderer.js";
 import type { ModelPort } from "../engine/model-port.js";
 import { IncrementalRenderer } from "./incremental-render.js";
 
-/** Each chat wrapper's recent prompts, which a history that goes on from one is rendered as an addition to (incremental-render.ts). */
-const renderers = new WeakMap<ChatWrapper, IncrementalRenderer>();
+/** Each chat renderer's recent prompts, which a history that goes on from one is rendered as an addition to (incremental-render.ts). */
+const incremental = new WeakMap<ChatRenderer, IncrementalRenderer>();
 
 /**
  * The wrappers rendered as additions: those the incremental renderer is
@@ -30,18 +32,13 @@ const INCREMENTAL_WRAPPERS: ReadonlySet<string> = new Set(["Template", "JinjaTem
  * A history that goes on from one rendered before costs what it adds, not
  * the whole conversation (incremental-render.ts).
  */
-export function renderContext(chatWrapper: ChatWrapper, history: readonly ChatHistoryItem[], functions?: ChatModelFunctions, options: { continueAfterCall?: boolean } = {}): LlamaText {
+export function renderContext(chat: ChatRenderer, history: readonly HistoryItem[], functions?: DocumentedFunctions, options: { continueAfterCall?: boolean } = {}): LlamaText {
   const endsWithCall = history.at(-1)?.type === "model" && (history.at(-1) as { response: unknown[] }).response.some((item) => typeof item === "object" && (item as { type?: string }).type === "functionCall");
   const chatHistory = options.continueAfterCall && endsWithCall ? history : [...history, { type: "model" as const, response: [] }];
-  if (!INCREMENTAL_WRAPPERS.has(chatWrapper.wrapperName)) return renderWhole(chatWrapper, [...chatHistory], functions);
-  let renderer = renderers.get(chatWrapper);
-  if (!renderer) renderers.set(chatWrapper, (renderer = new IncrementalRenderer()));
-  return renderer.render(chatHistory, JSON.stringify(functions ?? null), (items) => renderWhole(chatWrapper, items, functions));
-}
-
-/** The chat wrapper's rendering of the whole history. */
-export function renderWhole(chatWrapper: ChatWrapper, chatHistory: ChatHistoryItem[], functions?: ChatModelFunctions): LlamaText {
-  return chatWrapper.generateContextState({ chatHistory, availableFunctions: functions, documentFunctionParams: functions ? true : undefined }).contextText;
+  if (!INCREMENTAL_WRAPPERS.has(chat.name)) return chat.render(chatHistory, functions);
+  let renderer = incremental.get(chat);
+  if (!renderer) incremental.set(chat, (renderer = new IncrementalRenderer()));
+  return renderer.render(chatHistory, JSON.stringify(functions ?? null), (items) => chat.render(items, functions));
 }
 
 /**
@@ -51,14 +48,14 @@ export function renderWhole(chatWrapper: ChatWrapper, chatHistory: ChatHistoryIt
  * message. Every prompt narrowgauge sends is built here.
  */
 export function renderHistory(
-  renderer: Pick<ModelPort, "chatWrapper" | "tokenize">,
-  history: readonly ChatHistoryItem[],
-  functions?: ChatModelFunctions,
+  renderer: Pick<ModelPort, "chatRenderer" | "tokenize">,
+  history: readonly HistoryItem[],
+  functions?: DocumentedFunctions,
 ): readonly number[] {
-  return renderer.tokenize(renderContext(renderer.chatWrapper, history, functions));
+  return renderer.tokenize(renderContext(renderer.chatRenderer, history, functions));
 }
 
-/** renderHistory for an opened node-llama-cpp model (a chat wrapper and its tokenizer) without a model port. */
-export function renderPrompt(chatWrapper: ChatWrapper, model: LlamaModel, chatHistory: readonly ChatHistoryItem[]): Token[] {
-  return renderHistory({ chatWrapper, tokenize: (text) => text.tokenize(model.tokenizer) }, chatHistory) as Token[];
+/** renderHistory for an opened node-llama-cpp model (its chat renderer and tokenizer) without a model port. */
+export function renderPrompt(chatRenderer: ChatRenderer, model: LlamaModel, chatHistory: readonly HistoryItem[]): Token[] {
+  return renderHistory({ chatRenderer, tokenize: (text) => text.tokenize(model.tokenizer) }, chatHistory) as Token[];
 }

@@ -1,4 +1,4 @@
-import type { ChatHistoryItem } from "node-llama-cpp";
+import type { HistoryItem } from "../../base/chat-history.js";
 import { stepBudget } from "../engine/context-overflow.js";
 import type { ModelPort, ModelSession } from "../engine/model-port.js";
 import { generateValue, valueGrammar, type GeneratedValue, type ValueRequest } from "../engine/value-generation.js";
@@ -20,12 +20,12 @@ export interface ValueInContext<Value> extends GeneratedValue<Value> {
  */
 export async function sampleInContext<Value = unknown>(
   model: ModelPort,
-  history: readonly ChatHistoryItem[],
+  history: readonly HistoryItem[],
   request: Omit<ValueRequest, "prompt" | "grammarOptions">,
   session?: Pick<ModelSession, "generate">,
 ): Promise<ValueInContext<Value>> {
   const started = performance.now();
-  const rendered = renderContext(model.chatWrapper, history);
+  const rendered = renderContext(model.chatRenderer, history);
   const prompt = model.tokenize(rendered);
   const gbnf = valueGrammar(request);
   const renderMs = performance.now() - started;

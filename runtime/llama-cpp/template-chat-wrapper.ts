@@ -1,4 +1,5 @@
 import type { ChatHistoryItem, ChatModelFunctions, ChatWrapper, ChatWrapperGenerateContextStateOptions, ChatWrapperGeneratedContextState, ChatWrapperSettings, LlamaModel, LlamaText } from "node-llama-cpp";
+import { ownHistory } from "./chat-renderer-of.js";
 import { ChatTemplateError } from "../template/chat-template-error.js";
 import { compileChatTemplate } from "../template/python-jinja.js";
 import { contentCallFrame } from "../template/content-calls.js";
@@ -58,7 +59,7 @@ export function templateChatWrapper(nlc: NodeLlamaCpp, source: string, tokens: T
     override readonly settings = settings;
     override generateContextState({ chatHistory, availableFunctions }: ChatWrapperGenerateContextStateOptions): ChatWrapperGeneratedContextState {
       return {
-        contextText: toLlamaText(nlc, renderParts(chatHistory, availableFunctions, style), tokens),
+        contextText: toLlamaText(nlc, renderParts(ownHistory(nlc, chatHistory), availableFunctions, style), tokens),
         stopGenerationTriggers: [nlc.LlamaText(new nlc.SpecialToken("EOS")), nlc.LlamaText(new nlc.SpecialToken("EOT")), ...(tokens.eos ? [nlc.LlamaText(tokens.eos)] : [])],
       };
     }

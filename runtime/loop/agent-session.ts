@@ -1,4 +1,4 @@
-import type { ChatHistoryItem } from "node-llama-cpp";
+import type { HistoryItem } from "../../base/chat-history.js";
 import { feedbackItem } from "../history/history-items.js";
 import type { ModelSession } from "../engine/model-port.js";
 import type { Conversation } from "./question.js";
@@ -29,7 +29,7 @@ export interface AgentSession {
    */
   ask(task: string, options?: AskOptions): Promise<RunResult>;
   /** The conversation so far, in the model's own format. */
-  readonly history: readonly ChatHistoryItem[];
+  readonly history: readonly HistoryItem[];
   /** Gives the model session back (its KV cache with it). */
   close(): void;
 }

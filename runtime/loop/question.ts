@@ -1,4 +1,4 @@
-import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
+import type { DocumentedFunctions, HistoryItem } from "../../base/chat-history.js";
 import type { CallAttempt, RunState } from "../../guards/run-state.js";
 import type { JudgementOptions } from "../judgements/ask-judgement.js";
 import type { HeldText } from "../history/held-prompt.js";
@@ -23,9 +23,9 @@ export interface Conversation {
   /** Which tools the prompt documents and why the others are not there (original names). */
   readonly shortlist: ToolShortlist;
   /** The full tool set as the chat wrapper documents it (absent when the codec documents the tools in the system text): the same every turn, so the prompt prefix never changes. */
-  readonly functions: ChatModelFunctions | undefined;
+  readonly functions: DocumentedFunctions | undefined;
   /** Append-only: each prompt extends the last, so the KV cache is reused. */
-  readonly history: ChatHistoryItem[];
+  readonly history: HistoryItem[];
   /** The questions asked before the current one, with the calls that succeeded answering them (append-only). */
   readonly earlier: Array<{ readonly task: string; readonly calls: readonly CallAttempt[] }>;
   /** Where each question's exchange starts in `history` (its task's item), oldest first; the current question's last. */
@@ -120,7 +120,7 @@ function availableNow(tool: Tool): boolean {
 }
 
 /** The history the prompt shows: the system message, then every exchange that has not left the prompt. */
-export function shownHistory(conversation: Pick<Conversation, "history" | "exchanges" | "dropped">): readonly ChatHistoryItem[] {
+export function shownHistory(conversation: Pick<Conversation, "history" | "exchanges" | "dropped">): readonly HistoryItem[] {
   const { history, exchanges, dropped } = conversation;
   return dropped === 0 ? history : [history[0]!, ...history.slice(exchanges[dropped])];
 }

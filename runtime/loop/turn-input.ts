@@ -1,4 +1,4 @@
-import type { ChatHistoryItem } from "node-llama-cpp";
+import type { HistoryItem } from "../../base/chat-history.js";
 import { domainsOf } from "../../guards/facts/enum-domains.js";
 import type { GuardDecision, View } from "../../guards/guard.js";
 import type { RunState } from "../../guards/run-state.js";
@@ -51,7 +51,7 @@ export interface TurnInput {
  * strategy shows it, then `extra` items as they are (a follow-up call's
  * context), rendered and tokenized.
  */
-export function renderShown(question: Pick<Question, "config" | "conversation">, appended: readonly ChatHistoryItem[], extra: readonly ChatHistoryItem[] = []): readonly number[] {
+export function renderShown(question: Pick<Question, "config" | "conversation">, appended: readonly HistoryItem[], extra: readonly HistoryItem[] = []): readonly number[] {
   return renderShownPrompt(question, { appended, extra }).tokens;
 }
 
@@ -64,14 +64,14 @@ export function renderShown(question: Pick<Question, "config" | "conversation">,
  */
 function renderShownPrompt(
   question: Pick<Question, "config" | "conversation">,
-  { notes = [], appended = [], extra = [] }: { notes?: readonly string[]; appended?: readonly ChatHistoryItem[]; extra?: readonly ChatHistoryItem[] },
+  { notes = [], appended = [], extra = [] }: { notes?: readonly string[]; appended?: readonly HistoryItem[]; extra?: readonly HistoryItem[] },
   dropped = question.conversation.dropped,
 ) {
   const { config, conversation } = question;
   const shown = [...shownHistory({ ...conversation, dropped })];
   appendNotes(shown, notes, conversation.resultUnshown);
   const history = [...config.strategy.showHistory([...shown, ...appended]), ...extra];
-  const rendered = withoutDroppedEnd(renderContext(config.model.chatWrapper, history, conversation.functions, { continueAfterCall: config.codec.verbatim }), history, config.codec);
+  const rendered = withoutDroppedEnd(renderContext(config.model.chatRenderer, history, conversation.functions, { continueAfterCall: config.codec.verbatim }), history, config.codec);
   return { ...nextPrompt(config.model, rendered, conversation.held, config.codec.verbatim), llamaText: rendered, callsShown: callsIn(history) };
 }
 

@@ -1,4 +1,4 @@
-import type { ChatHistoryItem } from "node-llama-cpp";
+import type { HistoryItem } from "../../base/chat-history.js";
 import type { View } from "../../guards/guard.js";
 import type { StepParts, StepSchema, ToolSchemaSpec } from "../../schemas/step-schema.js";
 import type { GenerateRequest, ModelSession, PortGeneration } from "../engine/model-port.js";
@@ -16,7 +16,7 @@ export interface StepRequest {
   readonly generation: Omit<GenerateRequest, "prompt" | "gbnf">;
   readonly session: Pick<ModelSession, "generate">;
   /** The conversation as shown this turn, with `extra` items after it, rendered and tokenized: a follow-up call's prompt. */
-  render(extra: readonly ChatHistoryItem[]): readonly number[];
+  render(extra: readonly HistoryItem[]): readonly number[];
 }
 
 /**
@@ -28,7 +28,7 @@ export interface StepRequest {
  */
 export interface TurnStrategy {
   /** The history as the model is shown it. */
-  showHistory(history: readonly ChatHistoryItem[]): readonly ChatHistoryItem[];
+  showHistory(history: readonly HistoryItem[]): readonly HistoryItem[];
   /** One step: the generation the loop parses, validates and acts on. Throws only when the model cannot be run. */
   sampleStep(request: StepRequest): Promise<PortGeneration>;
 }

@@ -1,4 +1,4 @@
-import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
+import type { DocumentedFunctions, HistoryItem } from "../../base/chat-history.js";
 import { NOTATIONS, writeValue } from "../../base/value-notation.js";
 import type { ContentCallFrame } from "./content-calls.js";
 
@@ -101,7 +101,7 @@ const callId = (index: number) => String(index + 1).padStart(9, "0");
  * before it as its content, each followed by the call's result as a tool
  * message; the tools as `{type: "function", function}`.
  */
-export function templateConversation(history: readonly ChatHistoryItem[], functions: ChatModelFunctions | undefined, style: MessageStyle): TemplateConversation {
+export function templateConversation(history: readonly HistoryItem[], functions: DocumentedFunctions | undefined, style: MessageStyle): TemplateConversation {
   const messages: Record<string, unknown>[] = [];
   const texts: string[] = [];
   const pieces = new Map<number, ContentPiece[]>();

@@ -1,4 +1,4 @@
-import type { ChatHistoryItem, ChatModelFunctions } from "node-llama-cpp";
+import type { DocumentedFunctions, HistoryItem } from "../../base/chat-history.js";
 import { commonPrefix } from "../../base/shared-text.js";
 import { stepStart } from "../../base/step-start.js";
 import { CALL_NOTATIONS, NOTATIONS, writeValue } from "../../base/value-notation.js";
@@ -10,14 +10,14 @@ import { templateConversation, type MessageStyle, type TemplateConversation } fr
 const EXAMPLE_ARGS = { alpha: "x y" };
 /** The example's arguments in each notation a template may write them in (JSON spaced as Python's json.dumps, compact, Gemma's, Python's keyword arguments). */
 const ARGS_TEXTS = CALL_NOTATIONS.map((notation) => writeValue(EXAMPLE_ARGS, NOTATIONS[notation]));
-const EXAMPLE_FUNCTIONS: ChatModelFunctions = { ProbeTool: { description: "A probe.", params: { type: "object", properties: { alpha: { type: "string" } } } } };
+const EXAMPLE_FUNCTIONS: DocumentedFunctions = { ProbeTool: { description: "A probe.", params: { type: "object", properties: { alpha: { type: "string" } } } } };
 const EXAMPLE_TASK = "Task.";
 const EXAMPLE_THOUGHT = "Probe thought.";
-const EXAMPLE_START: ChatHistoryItem[] = [
+const EXAMPLE_START: HistoryItem[] = [
   { type: "system", text: "System." },
   { type: "user", text: EXAMPLE_TASK },
 ];
-const exampleCall = (calls: number): ChatHistoryItem[] => [...EXAMPLE_START, { type: "model", response: Array.from({ length: calls }, () => ({ type: "functionCall" as const, name: "ProbeTool", params: EXAMPLE_ARGS, result: "RESULT" })) }];
+const exampleCall = (calls: number): HistoryItem[] => [...EXAMPLE_START, { type: "model", response: Array.from({ length: calls }, () => ({ type: "functionCall" as const, name: "ProbeTool", params: EXAMPLE_ARGS, result: "RESULT" })) }];
 
 /**
  * The call syntax a template writes, read off its text: `prefix NAME
@@ -61,10 +61,10 @@ export function readCallSyntax(render: TemplateRender, style: MessageStyle): { p
 }
 
 export interface TemplateRender {
-  (history: readonly ChatHistoryItem[], functions: ChatModelFunctions | undefined, style: MessageStyle): string;
+  (history: readonly HistoryItem[], functions: DocumentedFunctions | undefined, style: MessageStyle): string;
 }
 
-function renders(render: TemplateRender, history: readonly ChatHistoryItem[], style: MessageStyle): string | null {
+function renders(render: TemplateRender, history: readonly HistoryItem[], style: MessageStyle): string | null {
   try {
     return render(history, EXAMPLE_FUNCTIONS, style);
   } catch (error) {
@@ -83,9 +83,9 @@ function renders(render: TemplateRender, history: readonly ChatHistoryItem[], st
 export function readMessageStyle(render: TemplateRender): MessageStyle {
   const base: MessageStyle = { stringArguments: false, callIds: false, systemInUser: false, mergeUsers: false, thoughtAsReasoning: false, callsWithoutContent: false, callsInContent: null };
   // A template that refuses the system role renders once the system text moves into the user turn.
-  const startHistory: ChatHistoryItem[] = [...EXAMPLE_START, { type: "model", response: [] }];
+  const startHistory: HistoryItem[] = [...EXAMPLE_START, { type: "model", response: [] }];
   const systemInUser = renders(render, startHistory, base) === null && renders(render, startHistory, { ...base, systemInUser: true }) !== null;
-  const twoUsers: ChatHistoryItem[] = [...EXAMPLE_START, { type: "user", text: "Note." }, { type: "model", response: [] }];
+  const twoUsers: HistoryItem[] = [...EXAMPLE_START, { type: "user", text: "Note." }, { type: "model", response: [] }];
   const refusesTwoUsers = renders(render, twoUsers, { ...base, systemInUser }) === null && renders(render, twoUsers, { ...base, systemInUser, mergeUsers: true }) !== null;
   const style = { ...base, systemInUser, mergeUsers: refusesTwoUsers };
   // What templates test a call for: its arguments as an object or a string, an id or none, its content a string or none.
@@ -155,7 +155,7 @@ export function renderWith(template: ChatTemplate, tokens: { bos: string; eos: s
  * by a second rendering with the texts as markers (template-texts.ts). Where
  * the two renderings do not line up, each text is found in order instead.
  */
-export function renderPartsWith(template: ChatTemplate, tokens: { bos: string; eos: string }, tail = ""): (history: readonly ChatHistoryItem[], functions: ChatModelFunctions | undefined, style: MessageStyle) => RenderPart[] {
+export function renderPartsWith(template: ChatTemplate, tokens: { bos: string; eos: string }, tail = ""): (history: readonly HistoryItem[], functions: DocumentedFunctions | undefined, style: MessageStyle) => RenderPart[] {
   return (history, functions, style) => {
     const conversation = templateConversation(history, functions, style);
     const rendered = template.render(templateVariables(conversation, tokens));

@@ -17,10 +17,10 @@ describe("the page's chat wrapper", () => {
     const page = resolvePageChatWrapper(vocabulary, path.split("/").pop()!);
     const node = await loadModel(path, { llama: await testLlama(), sequences: 1 });
     try {
-      expect(page.wrapperName).toBe(node.chatWrapper.wrapperName);
+      expect(page.wrapperName).toBe(node.opened.chatWrapper.wrapperName);
       const history = [{ type: "system" as const, text: "Be brief." }, { type: "user" as const, text: "Weather in Paris?" }];
       const render = (wrapper: typeof page) => wrapper.generateContextState({ chatHistory: history }).contextText.toString();
-      expect(render(page)).toBe(render(node.chatWrapper));
+      expect(render(page)).toBe(render(node.opened.chatWrapper));
     } finally {
       await node.dispose();
     }

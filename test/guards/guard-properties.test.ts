@@ -1,5 +1,6 @@
+import type { HistoryItem } from "../../base/chat-history.js";
 import fc from "fast-check";
-import { ChatMLChatWrapper, JinjaTemplateChatWrapper, Llama3_1ChatWrapper, Llama3ChatWrapper, type ChatHistoryItem, type ChatWrapper } from "node-llama-cpp";
+import { ChatMLChatWrapper, JinjaTemplateChatWrapper, Llama3_1ChatWrapper, Llama3ChatWrapper, type ChatWrapper } from "node-llama-cpp";
 import { afterAll, describe, expect, it } from "vitest";
 import { CITIES, WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import { llamaModelPort, type LlamaModelPort } from "../../runtime/backends/llama/load-model.js";
@@ -47,7 +48,7 @@ function output(chosen: Move, request: GenerateRequest): Record<string, unknown>
 }
 
 /** Renders a history as the loop does (ending at the model's turn) with a port's wrapper and tokenizer. */
-const renderWith = (port: Pick<LlamaModelPort, "chatWrapper" | "tokenize">) => (history: ChatHistoryItem[]) => renderHistory(port, history);
+const renderWith = (port: Pick<LlamaModelPort, "chatRenderer" | "tokenize">) => (history: HistoryItem[]) => renderHistory(port, history);
 
 describe("guard invariants under random scripted behaviour (property)", () => {
   it("hold for every run with the full profile", async () => {

@@ -1,4 +1,4 @@
-import type { ChatHistoryItem } from "node-llama-cpp";
+import type { HistoryItem } from "../../base/chat-history.js";
 import { expect } from "vitest";
 import { groundedNumbers, isGrounded, numericLeaves } from "../../guards/facts/grounded-numbers.js";
 import type { RunResult } from "../../runtime/loop/run-types.js";
@@ -14,16 +14,16 @@ const REASONS = ["final-answer", "max-turns", "stalled", "model-error", "aborted
  * at the end of a prompt and another before the next message). Measured for a
  * prompt ending in a user message and one ending in a call with its result.
  */
-export function rewritableTail(render: (history: ChatHistoryItem[]) => readonly number[]): number {
-  const call: ChatHistoryItem = { type: "model", response: ["t", { type: "functionCall", name: "f", params: { a: 1 }, result: { b: 2 } }] };
-  const bases: ChatHistoryItem[][] = [
+export function rewritableTail(render: (history: HistoryItem[]) => readonly number[]): number {
+  const call: HistoryItem = { type: "model", response: ["t", { type: "functionCall", name: "f", params: { a: 1 }, result: { b: 2 } }] };
+  const bases: HistoryItem[][] = [
     [{ type: "system", text: "s" }, { type: "user", text: "x" }],
     [{ type: "system", text: "s" }, { type: "user", text: "x" }, call],
   ];
   return Math.max(
     ...bases.flatMap((base) => {
       const prompt = render(base);
-      const continuations: ChatHistoryItem[][] = [
+      const continuations: HistoryItem[][] = [
         [...base, { type: "model", response: ["y"] }, { type: "user", text: "z" }],
         [...base, { type: "user", text: "z" }],
       ];

@@ -50,7 +50,7 @@ export function oracleModel(vocabulary: LlamaModelPort, run: OracleRun): ModelPo
   };
   return {
     description: { ...vocabulary.description, name: "oracle", builtIn: false },
-    chatWrapper: vocabulary.chatWrapper,
+    chatRenderer: vocabulary.chatRenderer,
     tokenize: vocabulary.tokenize,
     detokenizeForSpy: vocabulary.detokenizeForSpy,
     generate,

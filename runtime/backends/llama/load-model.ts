@@ -23,7 +23,7 @@ function parameterCount(opened: OpenedModel): number | null {
 export function llamaModelPort(opened: OpenedModel): LlamaModelPort {
   const port = pooledModelPort({
     vocabulary: opened.model,
-    chatWrapper: opened.chatWrapper,
+    chatRenderer: opened.chatRenderer,
     facts: {
       file: opened.file,
       threads: opened.threads,

@@ -1,6 +1,8 @@
 import { stat } from "node:fs/promises";
 import type { ChatWrapper, Llama, LlamaContext, LlamaModel, LlamaContextSequence } from "node-llama-cpp";
 import { resolveModelChatWrapper } from "../../llama-cpp/template-chat-wrapper.js";
+import { chatRendererOf } from "../../llama-cpp/chat-renderer-of.js";
+import type { ChatRenderer } from "../../engine/chat-renderer.js";
 import { nodeLlamaCpp } from "../../llama-cpp/node-llama-cpp.js";
 import { defaultLlama, type LlamaGpu } from "../../llama-cpp/shared-llama.js";
 import { LeasePool } from "../../engine/lease-pool.js";
@@ -95,6 +97,8 @@ export interface OpenedModel {
   readonly decoding: Pick<OneAtATime, "run">;
   /** The chat wrapper node-llama-cpp resolves from the GGUF's template and metadata. */
   readonly chatWrapper: ChatWrapper;
+  /** The chat wrapper as narrowgauge renders with it (chatRendererOf). */
+  readonly chatRenderer: ChatRenderer;
   /** The prompt cache on disk, when one was asked for. */
   readonly promptCache: PromptCache | null;
   dispose(): Promise<void>;
@@ -188,6 +192,7 @@ export async function openModel(options: OpenModelOptions = {}): Promise<OpenedM
       }),
       decoding: options.decoding === "batched" ? ALL_AT_ONCE : new OneAtATime(),
       chatWrapper,
+      chatRenderer: chatRendererOf(chatWrapper),
       promptCache,
       async dispose() {
         await context.dispose();

@@ -1,3 +1,4 @@
+import { chatRendererOf } from "../../llama-cpp/chat-renderer-of.js";
 import { ChatMLChatWrapper, type ChatWrapper, type LlamaText } from "node-llama-cpp";
 import type { GenerationStopReason } from "../../engine/model-port.js";
 import type { GenerateRequest, ModelPort, ModelSession, PortGeneration } from "../../engine/model-port.js";
@@ -131,7 +132,7 @@ export function scriptedModel(outputs: readonly ScriptedOutput<readonly ToolSche
   const shared = session();
   return {
     requests,
-    chatWrapper,
+    chatRenderer: chatRendererOf(chatWrapper),
     description: {
       name: "scripted", file: null, wrapper: chatWrapper.wrapperName, threads: null, builtIn: false, parameters: null, sampling: GREEDY_PRESET,
       contextSize: options.contextSize ?? null, sessions: null,

@@ -1,3 +1,4 @@
+import { chatRendererOf } from "../../llama-cpp/chat-renderer-of.js";
 import { stat } from "node:fs/promises";
 import type { ChatWrapper, Llama, LlamaModel } from "node-llama-cpp";
 import { LeasePool } from "../../engine/lease-pool.js";
@@ -174,7 +175,7 @@ function remotePort(servers: readonly ServerInfo[], vocabulary: LlamaModel, voca
   const group: ServerGroup = { pool, health, urls: servers.map((server) => server.url), contextSize, start };
   const port = pooledModelPort({
     vocabulary,
-    chatWrapper,
+    chatRenderer: chatRendererOf(chatWrapper),
     facts: {
       file: first.modelPath,
       threads: null,

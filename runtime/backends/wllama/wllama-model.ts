@@ -1,3 +1,4 @@
+import { chatRendererOf } from "../../llama-cpp/chat-renderer-of.js";
 import type { ChatWrapper } from "node-llama-cpp";
 import type { AssetsPathConfig, Wllama } from "@wllama/wllama/esm/wllama.js";
 import { grammarStart } from "../../../schemas/gbnf-match/gbnf-matcher.js";
@@ -96,7 +97,7 @@ export async function loadBrowserModel(options: BrowserModelOptions): Promise<Br
   const chatWrapper = options.resolveChatWrapper(vocabulary, file);
   const port = pooledModelPort({
     vocabulary,
-    chatWrapper,
+    chatRenderer: chatRendererOf(chatWrapper),
     facts: { file, threads: wllama.getNumThreads(), builtIn: false, parameters: vocabulary.parameters, contextSize, sessions: 1, decoder: "narrowgauge" },
     pool: new LeasePool({ size: 1, create: () => sequence, what: "wllama sequence" }),
     start: (held, request) => abortableJob(request, generateOnWllama(held, request)),

@@ -1,3 +1,4 @@
+import { chatRendererOf } from "../../../runtime/llama-cpp/chat-renderer-of.js";
 import * as nodeLlamaCpp from "node-llama-cpp";
 import type { LlamaText } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
@@ -39,7 +40,7 @@ const chatWrapper = templateChatWrapper(nodeLlamaCpp, corpusTemplates()["llama-c
 
 describe("a call frame that holds control tokens (Phi-4-mini's <|tool_call|>)", () => {
   it("is read off the template with its control tokens where the model port writes them, up to the token that ends the turn", () => {
-    const reading = readCallFrame({ chatWrapper, tokenize, detokenizeForSpy, writesControlToken: (token) => token >= 1_000_000 && token !== END });
+    const reading = readCallFrame({ chatRenderer: chatRendererOf(chatWrapper), tokenize, detokenizeForSpy, writesControlToken: (token) => token >= 1_000_000 && token !== END });
     expect(reading).toEqual({
       ok: true,
       frame: {
@@ -61,10 +62,10 @@ describe("a call frame that holds control tokens (Phi-4-mini's <|tool_call|>)", 
   });
 
   it("is no frame where the port cannot write control tokens (a served model): the format is not native there", () => {
-    expect(readCallFrame({ chatWrapper, tokenize, detokenizeForSpy })).toEqual({ ok: false, reason: "the call's opening holds a special token the sampler cannot write" });
+    expect(readCallFrame({ chatRenderer: chatRendererOf(chatWrapper), tokenize, detokenizeForSpy })).toEqual({ ok: false, reason: "the call's opening holds a special token the sampler cannot write" });
   });
 
   it("is no frame where a token it holds ends generation", () => {
-    expect(readCallFrame({ chatWrapper, tokenize, detokenizeForSpy, writesControlToken: (token) => token >= 1_000_000 && token !== ID("<|tool_call|>") }).ok).toBe(false);
+    expect(readCallFrame({ chatRenderer: chatRendererOf(chatWrapper), tokenize, detokenizeForSpy, writesControlToken: (token) => token >= 1_000_000 && token !== ID("<|tool_call|>") }).ok).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { chatRendererOf } from "../../../runtime/llama-cpp/chat-renderer-of.js";
 import { Llama3_1ChatWrapper, Llama3_2LightweightChatWrapper } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { forgedModelFile } from "../../../bench/forge/real-tokenizers.js";
@@ -13,8 +14,8 @@ describe("the call frame read off a chat wrapper", () => {
     try {
       const port = llamaModelPort(opened);
       // The package's vocabulary is Llama 3's: <|eot_id|> is a special token, <|eom_id|> (3.1's) is not there.
-      expect(readCallFrame({ ...port, chatWrapper: new Llama3_2LightweightChatWrapper() })).toEqual({ ok: true, frame: expect.objectContaining({ after: "}" }) });
-      expect(readCallFrame({ ...port, chatWrapper: new Llama3_1ChatWrapper() })).toEqual({ ok: true, frame: expect.objectContaining({ after: "</function><|eom_id|>" }) });
+      expect(readCallFrame({ ...port, chatRenderer: chatRendererOf(new Llama3_2LightweightChatWrapper()) })).toEqual({ ok: true, frame: expect.objectContaining({ after: "}" }) });
+      expect(readCallFrame({ ...port, chatRenderer: chatRendererOf(new Llama3_1ChatWrapper()) })).toEqual({ ok: true, frame: expect.objectContaining({ after: "</function><|eom_id|>" }) });
     } finally {
       await opened.dispose();
     }

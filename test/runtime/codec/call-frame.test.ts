@@ -1,3 +1,4 @@
+import { chatRendererOf } from "../../../runtime/llama-cpp/chat-renderer-of.js";
 import {
   ChatMLChatWrapper,
   DeepSeekChatWrapper,
@@ -18,7 +19,7 @@ import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model
 
 /** A renderer whose "tokens" are code points: every text is writable, so the frame is the wrapper's alone. */
 const codePoints = (chatWrapper: ChatWrapper) => ({
-  chatWrapper,
+  chatRenderer: chatRendererOf(chatWrapper),
   tokenize: (text: LlamaText) => Array.from(text.toString(), (character) => character.codePointAt(0)!),
   detokenizeForSpy: (tokens: readonly number[]) => String.fromCodePoint(...tokens),
 });

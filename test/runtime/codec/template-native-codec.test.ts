@@ -131,7 +131,7 @@ describe("a template that numbers its calls (Mistral Small's [CALL_ID]000000001,
   it("keeps a call's number when the exchanges before it are left out of the prompt", () => {
     const history = initialHistory("System.", "Task.");
     appendItems(history, codec.callItems("", logical, { name: "CityWeather", args: { city: "Paris" }, result: { ok: true } }, 7), { joinModelTurns: true });
-    const rendered = renderContext(model.chatWrapper, history, undefined, { continueAfterCall: true }).toString();
+    const rendered = renderContext(model.chatRenderer, history, undefined, { continueAfterCall: true }).toString();
     expect(rendered).toContain("[CALL_ID]000000007[ARGS]");
     expect(rendered).toContain("[TOOL_RESULTS]000000007[TOOL_CONTENT]");
   });

@@ -1,9 +1,11 @@
+import { chatRendererOf } from "../../../runtime/llama-cpp/chat-renderer-of.js";
+import type { CallPart, HistoryItem, ModelItem } from "../../../base/chat-history.js";
 import * as nodeLlamaCpp from "node-llama-cpp";
-import { LlamaText, type ChatHistoryItem, type ChatModelFunctions, type ChatModelResponse, type ChatWrapper } from "node-llama-cpp";
+import { LlamaText, type ChatModelFunctions, type ChatWrapper } from "node-llama-cpp";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IncrementalRenderer } from "../../../runtime/history/incremental-render.js";
-import { renderContext, renderWhole } from "../../../runtime/history/render-history.js";
+import { renderContext } from "../../../runtime/history/render-history.js";
 import { templateChatWrapper } from "../../../runtime/llama-cpp/template-chat-wrapper.js";
 import { corpusTemplates } from "../../chat-templates/corpus.js";
 import { atTier } from "../../tier.js";
@@ -30,8 +32,8 @@ const call = (index: number) => ({ type: "functionCall" as const, name: "CityWea
  * call; else with an empty model turn after it), an answer, a second
  * question, and more calls.
  */
-function turns(native: boolean): ChatHistoryItem[][] {
-  const history: ChatHistoryItem[] = [
+function turns(native: boolean): HistoryItem[][] {
+  const history: HistoryItem[] = [
     { type: "system", text: "You are careful." },
     { type: "user", text: "What is the weather in Paris?" },
   ];
@@ -44,7 +46,7 @@ function turns(native: boolean): ChatHistoryItem[][] {
     else history.push({ type: "model", response: parts });
     if (index === 2) {
       const answered = history.at(-1) as { type: "model"; response: unknown[] };
-      history[history.length - 1] = { ...answered, response: [...answered.response, "It is 9 °C."] } as ChatHistoryItem;
+      history[history.length - 1] = { ...answered, response: [...answered.response, "It is 9 °C."] } as HistoryItem;
       history.push({ type: "user", text: "And in Tokyo?" });
     }
     out.push(shown());
@@ -61,12 +63,12 @@ function compare(wrapper: ChatWrapper, native: boolean): { appended: number; tur
   for (const history of turns(native)) {
     let whole: LlamaText;
     try {
-      whole = renderWhole(wrapper, [...history], functions);
+      whole = chatRendererOf(wrapper).render([...history], functions);
     } catch {
       continue;
     }
     rendered++;
-    const incremental = renderer.render(history, "functions", (items) => renderWhole(wrapper, items, functions));
+    const incremental = renderer.render(history, "functions", (items) => chatRendererOf(wrapper).render(items, functions));
     expect(runs(incremental), `turn ${rendered}`).toBe(runs(whole));
   }
   return { appended: renderer.counts.appended, turns: rendered };
@@ -84,14 +86,14 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
 );
 
 /** The histories a run's operations make, one after each. */
-function historiesOf(operations: readonly Operation[], numbered = true): ChatHistoryItem[][] {
-  const history: ChatHistoryItem[] = [
+function historiesOf(operations: readonly Operation[], numbered = true): HistoryItem[][] {
+  const history: HistoryItem[] = [
     { type: "system", text: "You are careful." },
     { type: "user", text: "What is the weather?" },
   ];
-  const out: ChatHistoryItem[][] = [];
+  const out: HistoryItem[][] = [];
   let calls = 0;
-  const appendParts = (parts: ChatModelResponse["response"]) => {
+  const appendParts = (parts: ModelItem["response"]) => {
     const last = history.at(-1)!;
     if (last.type === "model") history[history.length - 1] = { ...last, response: [...last.response, ...parts] };
     else history.push({ type: "model", response: parts });
@@ -100,7 +102,7 @@ function historiesOf(operations: readonly Operation[], numbered = true): ChatHis
     if (op.kind === "call") {
       const city = ["Paris", "Tokyo", "Lima", "Oslo"][op.city]!;
       const result = op.textResult ? `${city}: 18 °C` : { city, temperatureC: 18 + op.city };
-      appendParts([...(op.thought ? [`I look up ${city}.`] : []), { type: "functionCall", name: "CityWeather", params: { city }, result, ...(numbered ? { callNumber: ++calls } : (calls++, {})) } as ChatModelResponse["response"][number]]);
+      appendParts([...(op.thought ? [`I look up ${city}.`] : []), { type: "functionCall", name: "CityWeather", params: { city }, result, ...(numbered ? { callNumber: ++calls } : (calls++, {})) } as CallPart]);
     } else if (op.kind === "answer") appendParts([`It is ${calls} °C.`]);
     else if (op.kind === "user") history.push({ type: "user", text: `And question ${out.length}?` });
     else {
@@ -135,10 +137,10 @@ describe("incremental rendering: every turn as the whole history renders it, at 
     // Calls to one city, a note into the last result, then a call with a thought (a run fast-check found).
     const call = (thought: boolean): Operation => ({ kind: "call", thought, city: 0, textResult: false });
     const operations: Operation[] = [call(false), call(false), call(false), call(true), call(false), call(true), call(false), { kind: "note" }, call(true)];
-    for (const history of historiesOf(operations, false)) expect(renderContext(wrapper, history, functions).toString()).toBe(renderWhole(wrapper, [...history, { type: "model", response: [] }], functions).toString());
+    for (const history of historiesOf(operations, false)) expect(renderContext(chatRendererOf(wrapper), history, functions).toString()).toBe(chatRendererOf(wrapper).render([...history, { type: "model", response: [] }], functions).toString());
   });
 
-  const partText = (part: ChatModelResponse["response"][number]) => (typeof part === "string" ? part : `call ${part.type === "functionCall" ? JSON.stringify(part.params) : ""}`);
+  const partText = (part: string | CallPart) => (typeof part === "string" ? part : `call ${part.type === "functionCall" ? JSON.stringify(part.params) : ""}`);
   it("on random runs (calls numbered or not, answers, new questions, notes into a result), every template renders every turn as the whole history does", () => {
     const wrappers = Object.entries(corpusTemplates()).flatMap(([name, source]) => [
       { name, wrapper: templateChatWrapper(nodeLlamaCpp, source, tokens) },
@@ -153,14 +155,14 @@ describe("incremental rendering: every turn as the whole history renders it, at 
         const renderer = new IncrementalRenderer();
         // Calls the step numbered (native) or not (the json codec's: a template that gives ids numbers them by position).
         for (const history of historiesOf(operations, numbered)) {
-          const shown = native && history.at(-1)?.type === "model" && (history.at(-1) as ChatModelResponse).response.some((part) => typeof part === "object") ? history : [...history, { type: "model" as const, response: [] }];
+          const shown = native && history.at(-1)?.type === "model" && (history.at(-1) as ModelItem).response.some((part) => typeof part === "object") ? history : [...history, { type: "model" as const, response: [] }];
           let whole: string;
           try {
-            whole = runs(renderWhole(wrapper, [...shown], functions));
+            whole = runs(chatRendererOf(wrapper).render([...shown], functions));
           } catch {
             continue;
           }
-          expect(runs(renderer.render(shown, "functions", (items) => renderWhole(wrapper, items, functions)))).toBe(whole);
+          expect(runs(renderer.render(shown, "functions", (items) => chatRendererOf(wrapper).render(items, functions)))).toBe(whole);
         }
         appended += renderer.counts.appended;
         cut += renderer.counts.cut;
@@ -174,9 +176,9 @@ describe("incremental rendering: every turn as the whole history renders it, at 
     console.log(`random runs: ${appended} turns rendered as additions, ${cut} of them through a window cut from the last one`);
   });
 
-  const line = (item: ChatHistoryItem) => (item.type === "model" ? item.response.map(partText).join("|") : item.text.toString());
-  const plain = (render: (history: ChatHistoryItem[]) => string) => (history: ChatHistoryItem[]) => LlamaText(render(history));
-  const history = (calls: number, extra: ChatHistoryItem[] = []): ChatHistoryItem[] => [
+  const line = (item: HistoryItem) => (item.type === "model" ? item.response.map(partText).join("|") : item.text.toString());
+  const plain = (render: (history: HistoryItem[]) => string) => (history: HistoryItem[]) => LlamaText(render(history));
+  const history = (calls: number, extra: HistoryItem[] = []): HistoryItem[] => [
     { type: "system", text: "S" },
     { type: "user", text: "Q" },
     { type: "model", response: Array.from({ length: calls }, (_, index) => [`t${index}`, call(index)]).flat() },
@@ -193,7 +195,7 @@ describe("incremental rendering: every turn as the whole history renders it, at 
   it("renders a turn once: the window is the last turn's, its middle cut at a turn it added, and keeps the head and two turns", () => {
     const renderer = new IncrementalRenderer();
     const sizes: number[] = [];
-    const render = plain((items) => (sizes.push(items.length === 3 ? (items[2] as ChatModelResponse).response.length : 0), items.map(line).join("\n")));
+    const render = plain((items) => (sizes.push(items.length === 3 ? (items[2] as ModelItem).response.length : 0), items.map(line).join("\n")));
     const turns: number[] = [];
     for (let calls = 1; calls <= 40; calls++) {
       const before = renderer.counts.renderings;
@@ -250,7 +252,7 @@ describe("incremental rendering: every turn as the whole history renders it, at 
     expect(renderer.counts.appended).toBeGreaterThan(4);
     const refusing = new IncrementalRenderer();
     // Refuses a model turn of fewer than six calls: every window (its head's call and a few more) is refused.
-    const strict = (items: ChatHistoryItem[]) => {
+    const strict = (items: HistoryItem[]) => {
       if (items.some((item) => item.type === "model" && item.response.length < 12)) throw new Error("roles must alternate");
       return render(items);
     };

@@ -1,3 +1,4 @@
+import { chatRendererOf } from "../../../runtime/llama-cpp/chat-renderer-of.js";
 import { ChatMLChatWrapper, JinjaTemplateChatWrapper, Llama2ChatWrapper, Llama3_1ChatWrapper, QwenChatWrapper, type ChatWrapper } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { WEATHER_TASK, weatherTools } from "../../../demos/weather-tools.js";
@@ -51,7 +52,7 @@ describe("two steps' calls joined into one response with no text between them", 
     const wrapper = new JinjaTemplateChatWrapper({ template: corpusTemplates()["NVIDIA-Nemotron-Nano-v2"]! });
     const history = initialHistory("System.", "Task.");
     appendItems(history, [callItem(undefined, "CityWeather", { city: "Paris" }, { t: 18 }), callItem(undefined, "CityWeather", { city: "Rome" }, { t: 21 })], { joinModelTurns: true });
-    const prompt = renderContext(wrapper, history, undefined, { continueAfterCall: true }).toString();
+    const prompt = renderContext(chatRendererOf(wrapper), history, undefined, { continueAfterCall: true }).toString();
     expect(prompt.match(/<TOOLCALL>\[/g)).toHaveLength(2);
     expect(prompt).toContain('<TOOLCALL>[{"name": "CityWeather", "arguments": {"city": "Paris"}}]</TOOLCALL>');
     expect(prompt).toContain('<TOOL_RESPONSE>[{"t": 18}]</TOOL_RESPONSE><SPECIAL_11>Assistant');

@@ -1,4 +1,5 @@
-import { chatWrappers, JinjaTemplateChatWrapper, TemplateChatWrapper, type ChatHistoryItem, type ChatWrapper } from "node-llama-cpp";
+import type { HistoryItem } from "../../../base/chat-history.js";
+import { chatWrappers, JinjaTemplateChatWrapper, TemplateChatWrapper, type ChatWrapper } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { weatherTools } from "../../../demos/weather-tools.js";
 
@@ -77,7 +78,7 @@ describe("the prompt prefix across every chat wrapper node-llama-cpp ships", () 
     for (const { name, chatWrapper } of results) {
       const model = scriptedModel(SCRIPT, { chatWrapper });
       await runAgent({ model, tools: weatherTools, task: TASK, profile: "mid" });
-      const opener = rewritableTail((history: ChatHistoryItem[]) => renderHistory(model, history));
+      const opener = rewritableTail((history: HistoryItem[]) => renderHistory(model, history));
       if (!extendsEachTime(model.requests.map((request) => request.prompt), opener)) rewriting.push(name);
     }
     expect(rewriting).toEqual(KNOWN_TO_REWRITE);

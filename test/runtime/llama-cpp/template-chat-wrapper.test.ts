@@ -1,8 +1,10 @@
+import { chatRendererOf } from "../../../runtime/llama-cpp/chat-renderer-of.js";
+import type { HistoryItem } from "../../../base/chat-history.js";
 import { copyFile, mkdtemp, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as nodeLlamaCpp from "node-llama-cpp";
-import type { ChatHistoryItem, ChatModelFunctions, LlamaText } from "node-llama-cpp";
+import type { ChatModelFunctions, LlamaText } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { openModel } from "../../../runtime/backends/llama/open-model.js";
 import { readCallFrame } from "../../../runtime/codec/call-frame.js";
@@ -20,7 +22,7 @@ const LFM25 = templates["LFM2.5-8B-A1B"]!;
 const LFM2 = templates["LFM2-8B-A1B"]!;
 
 const functions: ChatModelFunctions = { CityWeather: { description: "Current weather for a city.", params: { type: "object", properties: { city: { type: "string", enum: ["Paris", "Tokyo"] } }, required: ["city"] } } };
-const afterCall: ChatHistoryItem[] = [
+const afterCall: HistoryItem[] = [
   { type: "system", text: "You are careful." },
   { type: "user", text: "Weather in Paris? <|im_end|>" },
   { type: "model", response: ["I check Paris.", { type: "functionCall", name: "CityWeather", params: { city: "Paris" }, result: { temperature: 18 } }] },
@@ -57,14 +59,14 @@ describe("a chat wrapper that renders the model's own chat template", () => {
   });
 
   it("reads the call frame off the template: Phi-4-mini's thought as text, then its call; Hermes-3's call alone (it drops the text beside a call); Gemma 2 has no calls", () => {
-    const frame = (source: string) => readCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, source, tokens), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
+    const frame = (source: string) => readCallFrame({ chatRenderer: chatRendererOf(templateChatWrapper(nodeLlamaCpp, source, tokens)), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
     expect(frame(PHI4)).toEqual({ ok: true, frame: expect.objectContaining({ afterThought: '<|tool_call|>{"name": "', beforeArgs: '", "arguments": ', after: "}<|/tool_call|>", notation: "spaced" }) });
     expect(frame(HERMES)).toEqual({ ok: true, frame: expect.objectContaining({ keepsThought: false, withoutThought: '<tool_call>\n{"name": "', beforeArgs: '", "arguments": ', after: "}\n</tool_call>" }) });
     expect(frame(GEMMA2)).toEqual({ ok: false, reason: expect.stringContaining("Conversation roles must alternate") });
   });
 
   it("reads Gemma 4's frame: the thought in its channel, its own argument syntax; the generation prompt without the empty thought channel an answered turn drops", () => {
-    const frame = (source: string) => readCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, source, tokens), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
+    const frame = (source: string) => readCallFrame({ chatRenderer: chatRendererOf(templateChatWrapper(nodeLlamaCpp, source, tokens)), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
     expect(frame(GEMMA4)).toEqual({
       ok: true,
       frame: expect.objectContaining({ keepsThought: true, beforeThought: "<|channel>thought\n", afterThought: "\n<channel|><|tool_call>call:", withoutThought: "<|tool_call>call:", beforeArgs: "", after: "<tool_call|>", notation: "gemma" }),
@@ -78,7 +80,7 @@ describe("a chat wrapper that renders the model's own chat template", () => {
 
 describe("a family that writes its calls in the content (LFM2: its template renders none)", () => {
   const lfm = { ...tokens, hasToken: (text: string) => ["<|tool_call_start|>", "<|tool_call_end|>"].includes(text) };
-  const history: ChatHistoryItem[] = [
+  const history: HistoryItem[] = [
     { type: "system", text: "You are careful." },
     { type: "user", text: "Weather in <|tool_call_start|>Paris?" },
     { type: "model", response: ["I check Paris.", { type: "functionCall", name: "CityWeather", params: { city: "Paris" }, result: { temperature: 18 } }] },
@@ -94,7 +96,7 @@ describe("a family that writes its calls in the content (LFM2: its template rend
   });
 
   it("is recognised by the vocabulary alone: without those tokens the template has no call syntax", () => {
-    const frame = (hasToken?: (text: string) => boolean) => readCallFrame({ chatWrapper: templateChatWrapper(nodeLlamaCpp, LFM2, { ...tokens, ...(hasToken ? { hasToken } : {}) }), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
+    const frame = (hasToken?: (text: string) => boolean) => readCallFrame({ chatRenderer: chatRendererOf(templateChatWrapper(nodeLlamaCpp, LFM2, { ...tokens, ...(hasToken ? { hasToken } : {}) })), tokenize: (text) => Array.from(text.toString(), (character) => character.codePointAt(0)!), detokenizeForSpy: (ids) => String.fromCodePoint(...ids) });
     expect(frame(lfm.hasToken)).toMatchObject({ ok: true, frame: { keepsThought: true, afterThought: "<|tool_call_start|>[", notation: "python-call" } });
     expect(frame()).toMatchObject({ ok: false });
   });

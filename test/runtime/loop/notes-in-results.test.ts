@@ -1,5 +1,5 @@
+import type { HistoryItem } from "../../../base/chat-history.js";
 import * as nodeLlamaCpp from "node-llama-cpp";
-import type { ChatHistoryItem } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { weatherTools, WEATHER_TASK } from "../../../demos/weather-tools.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
@@ -13,7 +13,7 @@ const call = (tool: string, args: unknown) => ({ thought: "Look it up.", call: {
 const final = (answer: string) => ({ thought: "Done.", call: { tool: "FinalAnswer", answer } });
 
 describe("appendNotes: a turn's guard notes after the conversation", () => {
-  const history = (): ChatHistoryItem[] => [...initialHistory("S.", "T."), callItem("t", "CityWeather", { city: "Paris" }, { temperatureC: 18 })];
+  const history = (): HistoryItem[] => [...initialHistory("S.", "T."), callItem("t", "CityWeather", { city: "Paris" }, { temperatureC: 18 })];
 
   it("go into the last call's result where no prompt showed it yet: an object's note field, a text's last paragraph, else {result, note}", () => {
     const items = history();

@@ -64,7 +64,7 @@ describe("the JavaScript tokenizer under a model port", () => {
         const vocabulary = ggufVocabulary(readGgufLayout(new Uint8Array(await readFile(file))));
         const page = pooledModelPort({
           vocabulary,
-          chatWrapper: node.chatWrapper,
+          chatRenderer: node.chatRenderer,
           facts: { ...node.description, file, server: undefined },
           pool: new LeasePool<never>({ size: 0, create: () => undefined, what: "nothing" }),
           start: () => Promise.reject(new Error("not sampled")) as never,
@@ -74,8 +74,8 @@ describe("the JavaScript tokenizer under a model port", () => {
         const [inNode, inJs] = [spyFirstTurn({ ...options, model: node }), spyFirstTurn({ ...options, model: page })];
         expect(inJs.tokens).toBe(inNode.tokens);
         expect(inJs.prompt).toBe(inNode.prompt);
-        expect(page.tokenize(node.chatWrapper.generateContextState({ chatHistory: [{ type: "system", text: "s" }, { type: "user", text: "Paris?" }, { type: "model", response: [] }] }).contextText)).toEqual(
-          node.tokenize(node.chatWrapper.generateContextState({ chatHistory: [{ type: "system", text: "s" }, { type: "user", text: "Paris?" }, { type: "model", response: [] }] }).contextText),
+        expect(page.tokenize(node.opened.chatWrapper.generateContextState({ chatHistory: [{ type: "system", text: "s" }, { type: "user", text: "Paris?" }, { type: "model", response: [] }] }).contextText)).toEqual(
+          node.tokenize(node.opened.chatWrapper.generateContextState({ chatHistory: [{ type: "system", text: "s" }, { type: "user", text: "Paris?" }, { type: "model", response: [] }] }).contextText),
         );
       } finally {
         await node.dispose();
