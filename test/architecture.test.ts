@@ -87,8 +87,10 @@ const MAY_IMPORT: Array<[room: string, allowed: string[]]> = [
   ["runtime/tools/", ["base/", "schemas/", "prompts/"]],
   // A value asked of the model after a conversation (a guard's judgement, a JSON reply): rendered, sampled under its schema's grammar.
   ["runtime/judgements/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/"]],
-  // How a step is written and shown: the model family's call frame, read off its chat wrapper.
-  ["runtime/codec/", ["base/", "schemas/", "prompts/", "runtime/engine/", "runtime/history/"]],
+  // A model's chat format as narrowgauge reads it once: its name, the frame of its own calls read off renders, which JSON step it gets and why.
+  ["runtime/format/", ["base/", "runtime/engine/", "runtime/history/"]],
+  // How a step is written and shown: the codecs, built on the format's record.
+  ["runtime/codec/", ["base/", "schemas/", "prompts/", "runtime/engine/", "runtime/history/", "runtime/format/"]],
   // The loop reaches models through the port alone: no backend.
   ["runtime/loop/", ["base/", "schemas/", "prompts/", "guards/", "runtime/engine/", "runtime/history/", "runtime/tools/", "runtime/codec/", "runtime/judgements/"]],
   // MCP servers: the connection (transports, credentials, what a server asks back, a sampling answered by a model) and their tools as narrowgauge tools.

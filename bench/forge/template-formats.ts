@@ -2,7 +2,7 @@ import { loadModel, runAgent, type RunResult } from "../../index.js";
 import { WEATHER_TASK, weatherTools } from "../../demos/weather-tools.js";
 import type { LlamaShape } from "../../runtime/gguf/forge/forge-tiny-model.js";
 import { forgedTemplateModel, TEMPLATE_MODELS } from "./template-models.js";
-import { readCallFrame } from "../../runtime/codec/call-frame.js";
+import { readCallFrame } from "../../runtime/format/call-frame.js";
 import { chooseCodec } from "../../runtime/codec/choose-codec.js";
 
 /** One template's format, measured over runs of the weather task on its forged model. */

@@ -1,5 +1,5 @@
 import type { ModelPort } from "../engine/model-port.js";
-import { readCallFrame, type FrameReading } from "./call-frame.js";
+import { chatFormatOf } from "../format/chat-format.js";
 import { JSON_CODEC, JSON_V1_CODEC } from "./json-step-codec.js";
 import { nativeCallCodec } from "./native-call-codec.js";
 import type { CodecName, StepCodec } from "./step-codec.js";
@@ -16,38 +16,6 @@ export class CodecUnavailableError extends ConfigurationError {
   }
 }
 
-const readings = new WeakMap<object, FrameReading>();
-
-/** The model's call frame, read off its chat wrapper once per model. */
-function frameOf(model: ModelPort): FrameReading {
-  let reading = readings.get(model);
-  if (!reading) {
-    reading = readCallFrame(model);
-    readings.set(model, reading);
-  }
-  return reading;
-}
-
-/** node-llama-cpp writes `||call: NAME(ARGS)` for formats that have no call syntax of their own; that syntax is node-llama-cpp's, not the family's. */
-function hasOwnCallSyntax(model: ModelPort): boolean {
-  return !model.chatRenderer.call.prefix.startsWith("||call:");
-}
-
-/** The chat wrappers that render the model's own template: narrowgauge's (template-chat-wrapper.ts) and node-llama-cpp's Jinja wrapper. */
-const TEMPLATE_WRAPPERS = new Set(["Template", "JinjaTemplate"]);
-
-/**
- * Why a format without a call syntax of its own writes JSON steps: its
- * template renders no call in any shape narrowgauge gives one
- * (readMessageStyle), or node-llama-cpp's wrapper for it has none. Null for
- * ChatML, json-v1's own format (narrowgauge's models learned it).
- */
-function noCallSyntax(wrapper: string): string | null {
-  if (wrapper === "ChatML") return null;
-  if (TEMPLATE_WRAPPERS.has(wrapper)) return "the chat template renders no tool call, whether a call's arguments are an object or a string, with an id or without, its content text or none";
-  return `the ${wrapper} chat format has no call syntax of its own`;
-}
-
 /**
  * The codec a run writes steps in. Asked for by name, that one (a native
  * codec the format cannot write is a CodecUnavailableError, before any
@@ -59,20 +27,20 @@ export function chooseCodec(model: ModelPort, requested: CodecName | undefined):
   return pickCodec(model, requested).codec;
 }
 
-/** chooseCodec's choice, and why a format gets JSON steps where it does (see noCallSyntax), or a format with a call syntax of its own does not get native ones (its frame cannot be written). */
+/** chooseCodec's choice, and why a format gets JSON steps where it does (ChatFormat.jsonReason). Asked for, native is the frame calls are rendered in, whether or not the format has a call syntax of its own. */
 function pickCodec(model: ModelPort, requested: CodecName | undefined): { codec: StepCodec; fallback: string | null } {
   if (requested === "json") return { codec: JSON_CODEC, fallback: null };
   if (requested === "json-v1") return { codec: JSON_V1_CODEC, fallback: null };
+  const format = chatFormatOf(model);
   if (requested === "native") {
-    const reading = frameOf(model);
-    if (!reading.ok) throw new CodecUnavailableError("native", model.chatRenderer.name, reading.reason);
-    return { codec: nativeCallCodec(reading.frame), fallback: null };
+    if (!format.calls.ok) throw new CodecUnavailableError("native", format.name, format.calls.reason);
+    return { codec: nativeCallCodec(format.calls.frame), fallback: null };
   }
-  const fallbackCodec = model.chatRenderer.name === "ChatML" ? JSON_V1_CODEC : JSON_CODEC;
-  if (!hasOwnCallSyntax(model)) return { codec: fallbackCodec, fallback: noCallSyntax(model.chatRenderer.name) };
-  const reading = frameOf(model);
-  return reading.ok ? { codec: nativeCallCodec(reading.frame), fallback: null } : { codec: fallbackCodec, fallback: `the format's own calls cannot be written: ${reading.reason}` };
+  if (format.ownCallSyntax && format.calls.ok) return { codec: nativeCallCodec(format.calls.frame), fallback: null };
+  return { codec: jsonCodecOf(format), fallback: format.jsonReason };
 }
+
+const jsonCodecOf = (format: { jsonCodec: "json" | "json-v1" }) => (format.jsonCodec === "json-v1" ? JSON_V1_CODEC : JSON_CODEC);
 
 /** A tool's name and parameters, as the run was given them. */
 export interface CodecTool {
@@ -90,9 +58,9 @@ export interface CodecTool {
  * resolved); a schema the run refuses anyway is left to the tools' own checks.
  */
 function unwritableTool(model: ModelPort, tools: readonly CodecTool[]): string | null {
-  const reading = frameOf(model);
-  if (!reading.ok || reading.frame.notation === "compact" || reading.frame.notation === "spaced") return null;
-  const notation = reading.frame.notation;
+  const { calls } = chatFormatOf(model);
+  if (!calls.ok || calls.frame.notation === "compact" || calls.frame.notation === "spaced") return null;
+  const notation = calls.frame.notation;
   for (const tool of tools) {
     let params: object;
     try {
@@ -130,6 +98,7 @@ export function chooseRunCodec(model: ModelPort, requested: CodecName | undefine
   if (codec.name !== "native") return picked;
   const reason = unwritableTool(model, tools());
   if (reason === null) return { codec, fallback: null };
-  if (requested === "native") throw new CodecUnavailableError("native", model.chatRenderer.name, reason);
-  return { codec: model.chatRenderer.name === "ChatML" ? JSON_V1_CODEC : JSON_CODEC, fallback: reason };
+  const format = chatFormatOf(model);
+  if (requested === "native") throw new CodecUnavailableError("native", format.name, reason);
+  return { codec: jsonCodecOf(format), fallback: reason };
 }

@@ -7,7 +7,7 @@ import { NOTATIONS, writeValue } from "../../base/value-notation.js";
 import { FINAL_ANSWER, STEP_DEFAULTS, type StepParts } from "../../schemas/step-schema.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { callItem } from "../history/history-items.js";
-import { frameForCall, type CallFrame } from "./call-frame.js";
+import { frameForCall, type CallFrame } from "../format/call-frame.js";
 import type { StepEnd } from "../engine/decode/step-end.js";
 import { toolSection } from "./tool-section.js";
 import type { DecodedStep, LogicalStep, StepCodec } from "./step-codec.js";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import * as nodeLlamaCpp from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { CITIES, weatherTools } from "../../../demos/weather-tools.js";
-import { readCallFrame } from "../../../runtime/codec/call-frame.js";
+import { readCallFrame } from "../../../runtime/format/call-frame.js";
 import { chooseCodec, chooseRunCodec } from "../../../runtime/codec/choose-codec.js";
 import type { LogicalStep } from "../../../runtime/codec/step-codec.js";
 import { StepEndTracker } from "../../../runtime/engine/decode/step-end.js";

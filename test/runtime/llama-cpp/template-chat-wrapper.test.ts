@@ -7,7 +7,7 @@ import * as nodeLlamaCpp from "node-llama-cpp";
 import type { ChatModelFunctions, LlamaText } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { openModel } from "../../../runtime/backends/llama/open-model.js";
-import { readCallFrame } from "../../../runtime/codec/call-frame.js";
+import { readCallFrame } from "../../../runtime/format/call-frame.js";
 import { tinyModelFile } from "../../../runtime/gguf/forge/tiny-model-file.js";
 import { templateChatWrapper } from "../../../runtime/llama-cpp/template-chat-wrapper.js";
 import { corpusTemplates } from "../../chat-templates/corpus.js";

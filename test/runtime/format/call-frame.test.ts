@@ -13,7 +13,7 @@ import {
 } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { tokenizerFiles } from "../../../bench/forge/real-tokenizers.js";
-import { readCallFrame } from "../../../runtime/codec/call-frame.js";
+import { readCallFrame } from "../../../runtime/format/call-frame.js";
 import { chooseCodec, chooseRunCodec, CodecUnavailableError } from "../../../runtime/codec/choose-codec.js";
 import { scriptedModel } from "../../../runtime/backends/scripted/scripted-model.js";
 

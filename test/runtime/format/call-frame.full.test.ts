@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { forgedModelFile } from "../../../bench/forge/real-tokenizers.js";
 import { llamaModelPort } from "../../../runtime/backends/llama/load-model.js";
 import { openModel } from "../../../runtime/backends/llama/open-model.js";
-import { readCallFrame } from "../../../runtime/codec/call-frame.js";
+import { readCallFrame } from "../../../runtime/format/call-frame.js";
 import { testLlama } from "../../helpers/llama.js";
 
 /** The call frame read on a model forged around a real vocabulary (Llama 3's): the unit tier reads frames with code points (call-frame.test.ts). */

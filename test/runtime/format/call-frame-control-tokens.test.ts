@@ -2,7 +2,7 @@ import { chatRendererOf } from "../../../runtime/llama-cpp/chat-renderer-of.js";
 import * as nodeLlamaCpp from "node-llama-cpp";
 import type { LlamaText } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
-import { readCallFrame } from "../../../runtime/codec/call-frame.js";
+import { readCallFrame } from "../../../runtime/format/call-frame.js";
 import { nativeCallCodec } from "../../../runtime/codec/native-call-codec.js";
 import { templateChatWrapper } from "../../../runtime/llama-cpp/template-chat-wrapper.js";
 import { corpusTemplates } from "../../chat-templates/corpus.js";
