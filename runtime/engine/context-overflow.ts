@@ -19,23 +19,3 @@ export class ContextOverflowError extends NarrowgaugeError {
     );
   }
 }
-
-/** Throws ContextOverflowError unless prompt + budget fit; a null context size means unbounded. */
-export function assertFitsContext(promptTokens: number, maxTokens: number, contextSize: number | null): void {
-  if (contextSize !== null && promptTokens + maxTokens > contextSize) throw new ContextOverflowError(promptTokens, maxTokens, contextSize);
-}
-
-/**
- * The tokens a step may sample: its cap, or what the context has left after
- * the prompt (less `keep`, tokens kept for what must follow the step),
- * whichever is less, and never less than `shortestStep` (the shortest
- * complete text the turn's grammar allows, in tokens). ContextOverflowError
- * when what is left cannot hold that shortest step, so a run ends there,
- * before the model call, and not on a step that could never be finished.
- */
-export function stepBudget(promptTokens: number, cap: number, contextSize: number | null, shortestStep: number, keep = 0): number {
-  if (contextSize === null) return cap;
-  const left = contextSize - promptTokens;
-  if (left < shortestStep) throw new ContextOverflowError(promptTokens, cap, contextSize, shortestStep);
-  return Math.min(cap, Math.max(shortestStep, left - keep));
-}

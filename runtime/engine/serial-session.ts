@@ -1,4 +1,4 @@
-import { assertFitsContext } from "./context-overflow.js";
+import { assertFitsContext } from "./context-budget.js";
 import type { Lease } from "./lease-pool.js";
 import type { GenerateRequest, ModelSession, PortGeneration } from "./model-port.js";
 

@@ -1,5 +1,5 @@
 import type { HistoryItem } from "../../base/chat-history.js";
-import { stepBudget } from "../engine/context-overflow.js";
+import { stepBudget } from "../engine/context-budget.js";
 import type { ModelPort, ModelSession } from "../engine/model-port.js";
 import { generateValue, valueGrammar, type GeneratedValue, type ValueRequest } from "../engine/value-generation.js";
 import { renderContext } from "../history/render-history.js";

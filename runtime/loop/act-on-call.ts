@@ -11,6 +11,7 @@ import type { TurnAction } from "./finish-turn.js";
 import type { StepOutcome } from "./interpret-step.js";
 import type { Question } from "./question.js";
 import { renderShown, type TurnInput } from "./turn-input.js";
+import { leavesRoom } from "../engine/context-budget.js";
 
 /** A refusal recorded as a decision of the guard that made it. */
 function refusal(name: string, verdict: CallVerdict): GuardDecision[] {
@@ -102,7 +103,7 @@ function fitToContext(question: Question, input: TurnInput, call: { raw: string;
   const contextSize = question.config.model.description.contextSize;
   if (contextSize === null) return observation;
   const fits = (shown: Observation) =>
-    contextSize - renderShown(question, question.config.codec.callItems(call.raw, call.step, { name: call.name, args: call.args, result: shown.result }, input.parts.callNumber)).length >= input.reserve;
+    leavesRoom(contextSize, renderShown(question, question.config.codec.callItems(call.raw, call.step, { name: call.name, args: call.args, result: shown.result }, input.parts.callNumber)).length, input.reserve);
   if (fits(observation)) return observation;
   // A refusal whose result is not a message (a repeat answered from the ledger) is shown as it is.
   const longest = observation.ok ? Math.min(question.config.maxResultChars, observation.json.length) : typeof observation.result.error === "string" ? codePoints(observation.result.error) : 1;

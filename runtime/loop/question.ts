@@ -11,6 +11,7 @@ import { needsApproval } from "../tools/tool-approval.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
 import { everyTool, shortlistTools, type ToolShortlist } from "../tools/tool-shortlist.js";
 import { renderHistory } from "../history/render-history.js";
+import { toolDocumentationBudget } from "../engine/context-budget.js";
 import type { RunConfig } from "./run-config.js";
 import type { RunRecorder } from "./run-recorder.js";
 
@@ -69,7 +70,7 @@ export function createConversation(config: RunConfig): Conversation {
   // The model reads the names it writes (modelFacingName); the codec says who documents the tools, and how.
   const prelude = (tools: readonly ToolRegistry["tools"][number][]) => config.codec.prelude(config.system, tools, config.profile.thought, config.answerSchema);
   const contextSize = config.model.description.contextSize;
-  const budget = contextSize === null ? null : Math.floor(contextSize * config.toolShare);
+  const budget = toolDocumentationBudget(contextSize, config.toolShare);
   let chosen: ReturnType<typeof shortlistTools<ToolRegistry["tools"][number]>>;
   try {
     chosen = shortlistTools({

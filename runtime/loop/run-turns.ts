@@ -15,6 +15,7 @@ import type { RunRecorder } from "./run-recorder.js";
 import type { RunEndReason, RunResult } from "./run-types.js";
 import { sampleStep } from "./sample-step.js";
 import { prepareTurn, type TurnInput } from "./turn-input.js";
+import { leavesRoom, leavesStepAndFinal } from "../engine/context-budget.js";
 
 /** The result of a question whose log has ended (a run's or an ask's: they hand no call off, see Question.handsOffCalls). */
 export function resultOf(question: Pick<Question, "config" | "recorder">): RunResult {
@@ -122,10 +123,10 @@ function fitTurn(question: Question, index: number, stalled = false, noted: read
     const input = prepareTurn(question, state, noted);
     if (!input.drop) {
       // Nothing more can leave, and the prompt leaves no room for a step and then the final: the final is forced now (G8).
-      if (contextSize === null || contextSize - input.prompt.length >= 2 * input.reserve) return { state, input };
+      if (leavesStepAndFinal(contextSize, input.prompt.length, input.reserve)) return { state, input };
       if (lowOnContext) {
         // The forced final's notes must not be what leaves it no room: without them, the grammar alone forces it.
-        if (contextSize - input.prompt.length >= input.shortestStep || input.notes.length === 0) return { state, input };
+        if (leavesRoom(contextSize, input.prompt.length, input.shortestStep) || input.notes.length === 0) return { state, input };
         return { state, input: prepareTurn(question, state, [...noted, ...input.notes]) };
       }
       lowOnContext = true;

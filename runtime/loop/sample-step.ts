@@ -1,4 +1,4 @@
-import { stepBudget } from "../engine/context-overflow.js";
+import { stepBudget } from "../engine/context-budget.js";
 import type { PortGeneration } from "../engine/model-port.js";
 import type { Question } from "./question.js";
 import { StepTextStream } from "./step-text-stream.js";

@@ -14,6 +14,7 @@ import { commonPrefixLength } from "../engine/common-prefix.js";
 import { shortestStepTokens } from "../history/shortest-step.js";
 import { shownHistory, type Question } from "./question.js";
 import { roomStringLength } from "../../schemas/room-string-length.js";
+import { leavesStepAndFinal, stepReserve, stringRoom, textCaps } from "../engine/context-budget.js";
 
 export interface TurnInput {
   view: View;
@@ -87,23 +88,11 @@ function fittedPrompt(question: Pick<Question, "config" | "conversation">, notes
   const contextSize = config.model.description.contextSize;
   let prompt = first;
   let dropped = conversation.dropped;
-  while (contextSize !== null && prompt.tokens.length + 2 * reserve > contextSize && dropped < conversation.exchanges.length - 1) {
+  while (!leavesStepAndFinal(contextSize, prompt.tokens.length, reserve) && dropped < conversation.exchanges.length - 1) {
     prompt = renderShownPrompt(question, { notes }, ++dropped);
   }
   const drop = dropped === conversation.dropped ? null : { dropped, tokens: first.tokens.length - prompt.tokens.length, keptTokens: commonPrefixLength(first.tokens, prompt.tokens) };
   return { prompt, drop };
-}
-
-/**
- * Caps on the free text that keep a step inside `free` tokens (the room left
- * beside the prompt, less the shortest step): in the tokenizers narrowgauge
- * meets, a token of plain text holds at least one character, so a step whose
- * free fields together hold no more characters than that fits. The thought
- * gets a third, the answer the rest.
- */
-function capsForRoom(free: number, config: Pick<Question["config"], "thoughtMaxLength" | "answerMaxLength">): { thought: number; answer: number } {
-  const thought = Math.min(config.thoughtMaxLength, Math.max(0, Math.floor(free / 3)));
-  return { thought, answer: Math.max(1, Math.min(config.answerMaxLength, free - thought)) };
 }
 
 /**
@@ -135,7 +124,7 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
   // The default string bound: runAgent's defaultMaxLength, else what the step's room allows (the final's reserve kept unless it is this step).
   const keepsReserve = !state.lowOnContext && !view.forcedFinal;
   const stringLength = (promptTokens: number, reserve: number) =>
-    config.defaultMaxLength ?? roomStringLength(contextSize === null ? config.maxTokensPerStep : Math.min(config.maxTokensPerStep, contextSize - promptTokens - (keepsReserve ? reserve : 0)));
+    config.defaultMaxLength ?? roomStringLength(stringRoom(contextSize, promptTokens, config.maxTokensPerStep, keepsReserve ? reserve : 0));
   const grammarFor = (caps: { thought: number; answer: number }, callsShown: number, defaultMaxLength: number) => {
     const options: StepSchemaOptions<readonly ToolSchemaSpec[], boolean> = {
       tools,
@@ -159,10 +148,10 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
   let step = grammarFor(caps, first.callsShown, firstLength);
   let grammarMs = performance.now() - started - renderMs;
   const shortestStep = shortestStepTokens(config.model, first.llamaText, step.gbnf);
-  const reserve = Math.max(shortestStep, Math.min(config.maxTokensPerStep, config.stepReserve));
+  const reserve = stepReserve(shortestStep, config.maxTokensPerStep, config.stepReserve);
   const { prompt, drop } = fittedPrompt(question, notes, first, reserve);
   if (state.lowOnContext && contextSize !== null) {
-    const room = capsForRoom(contextSize - prompt.tokens.length - shortestStep, config);
+    const room = textCaps(contextSize, prompt.tokens.length, shortestStep, fullCaps);
     if (room.thought < caps.thought || room.answer < caps.answer) caps = room;
   }
   const length = stringLength(prompt.tokens.length, reserve);

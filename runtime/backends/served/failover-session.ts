@@ -1,4 +1,4 @@
-import { assertFitsContext } from "../../engine/context-overflow.js";
+import { assertFitsContext } from "../../engine/context-budget.js";
 import { LeaseWaitAbortedError, type Lease, type LeasePool } from "../../engine/lease-pool.js";
 import type { GenerateRequest, ModelSession, PortGeneration, ServerFailover } from "../../engine/model-port.js";
 import type { SessionJob } from "../../engine/serial-session.js";
