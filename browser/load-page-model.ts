@@ -1,5 +1,5 @@
 import { loadBrowserModel, type BrowserModelOptions, type BrowserModelPort } from "../runtime/backends/wllama/wllama-model.js";
-import { resolvePageChatWrapper } from "./chat-wrapper.js";
+import { resolvePageChatWrapper } from "../runtime/backends/wllama/page-chat-wrapper.js";
 import { Wllama } from "./wllama.js";
 
 export type PageModelOptions = Omit<BrowserModelOptions, "Wllama" | "resolveChatWrapper"> & Partial<Pick<BrowserModelOptions, "resolveChatWrapper">>;

@@ -7,7 +7,7 @@ import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import { ROOT } from "../helpers/cli.js";
 
 /** The rooms whose code runs inside a user's program. */
-const LIBRARY_ROOMS = ["base", "prompts", "schemas", "guards", "runtime", "browser/index.ts", "browser/chat-wrapper.ts", "browser/load-page-model.ts", "core.ts", "index.ts", "testing.ts"];
+const LIBRARY_ROOMS = ["base", "prompts", "schemas", "guards", "runtime", "browser/index.ts", "browser/load-page-model.ts", "core.ts", "index.ts", "testing.ts"];
 
 function files(path: string): string[] {
   const full = join(ROOT, path);

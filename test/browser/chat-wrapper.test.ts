@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { resolvePageChatWrapper } from "../../browser/chat-wrapper.js";
+import { resolvePageChatWrapper } from "../../runtime/backends/wllama/page-chat-wrapper.js";
 import { loadModel } from "../../runtime/backends/llama/load-model.js";
 import { readGgufLayout } from "../../runtime/gguf/gguf-reader.js";
 import { ggufVocabulary } from "../../runtime/gguf/vocab/gguf-vocabulary.js";
@@ -24,5 +24,11 @@ describe("the page's chat wrapper", () => {
     } finally {
       await node.dispose();
     }
+  });
+
+  it("is what the page's entry loads models with, beside the whole public API that needs no Node", async () => {
+    const [page, core] = await Promise.all([import("../../browser/index.js"), import("../../core.js")]);
+    expect(page.loadPageModel).toBeTypeOf("function");
+    expect(Object.keys(core).filter((name) => !(name in page))).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 import { ChatWrapper, GeneralChatWrapper, JinjaTemplateChatWrapper, LlamaText, resolveChatWrapper, SpecialToken, SpecialTokensText } from "node-llama-cpp";
-import type { GgufVocabulary } from "../runtime/gguf/vocab/gguf-vocabulary.js";
-import { chooseChatWrapper, resolveQuietly } from "../runtime/llama-cpp/template-chat-wrapper.js";
+import type { GgufVocabulary } from "../../gguf/vocab/gguf-vocabulary.js";
+import { chooseChatWrapper, resolveQuietly } from "../../llama-cpp/template-chat-wrapper.js";
 
 /**
  * The chat wrapper node-llama-cpp resolves for a GGUF, resolved the same way
  * in the page: its own resolveChatWrapper (bundled without the native addon,
- * see browser/build) over the GGUF's metadata and the JavaScript tokenizer,
+ * see browser/build; the page backend adapts it with chatRendererOf) over the GGUF's metadata and the JavaScript tokenizer,
  * with the arguments its LlamaModel overload passes, GeneralChatWrapper when
  * nothing matches; then chosen against the model's own chat template as in
  * Node (chooseChatWrapper).
