@@ -133,10 +133,27 @@ export function stepParts(options: StepSchemaOptions<readonly ToolSchemaSpec[], 
 export function buildStepSchema<const Tools extends readonly ToolSchemaSpec[], const Thought extends boolean = true>(
   options: StepSchemaOptions<Tools, Thought>,
 ): StepSchema<Tools, Thought> {
-  const parts = stepParts(options);
+  return stepSchemaOf(stepParts(options)) as unknown as StepSchema<Tools, Thought>;
+}
+
+const schemas = new WeakMap<StepParts, StepSchema<readonly ToolSchemaSpec[], boolean>>();
+
+/**
+ * The step schema of a step's pieces, built once per pieces object: the one
+ * representation of a step is its parts, and its schema (what a decoded
+ * step is validated against, what a JSON step's grammar is compiled from)
+ * is read off them.
+ */
+export function stepSchemaOf(parts: StepParts): StepSchema<readonly ToolSchemaSpec[], boolean> {
+  let schema = schemas.get(parts);
+  if (!schema) schemas.set(parts, (schema = schemaOfParts(parts)));
+  return schema;
+}
+
+function schemaOfParts(parts: StepParts): StepSchema<readonly ToolSchemaSpec[], boolean> {
   const branches = parts.branches.map((branch) => Type.Object({ tool: Type.Literal(branch.tool), [branch.field]: branch.schema }));
   const call = branches.length === 1 ? branches[0]! : Type.Union(branches);
   const properties: Record<string, TSchema> = parts.thought ? { thought: parts.thought, call } : { call };
-  // The union's static type is computed from `Tools` above; TypeBox cannot infer it from a runtime array.
-  return Type.Object(properties) as unknown as StepSchema<Tools, Thought>;
+  // The union's static type is computed from the tools' types; TypeBox cannot infer it from a runtime array.
+  return Type.Object(properties) as unknown as StepSchema<readonly ToolSchemaSpec[], boolean>;
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_SYSTEM_PROMPT, JSON_STEP_TOOLS, OBSERVATION } from "../../prompts/model-text.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
+import { stepSchemaOf } from "../../schemas/step-schema.js";
 import { chatModelFunctions } from "../history/documented-functions.js";
 import { callItem, feedbackItem } from "../history/history-items.js";
 import { decodeJson } from "../engine/parse-generation.js";
@@ -18,7 +19,7 @@ export const JSON_V1_CODEC: StepCodec = Object.freeze<StepCodec>({
   notesInResults: false,
   defaultSystem: DEFAULT_SYSTEM_PROMPT,
   prelude: (system, tools, _thought, answerSchema) => ({ system, functions: chatModelFunctions(tools, { answerSchema }) }),
-  grammar: (schema, _parts, bounds) => cachedGbnf(schema, bounds),
+  grammar: (parts, bounds) => cachedGbnf(stepSchemaOf(parts), bounds),
   end: () => JSON_STEP_END,
   decode: (text) => decodeJson(text),
   encode: (step) => JSON.stringify(step),
@@ -40,7 +41,7 @@ export const JSON_CODEC: StepCodec = Object.freeze<StepCodec>({
   notesInResults: false,
   defaultSystem: DEFAULT_SYSTEM_PROMPT,
   prelude: (system, tools, thought, answerSchema = null) => ({ system: `${system}\n\n${documentTools(tools, thought, answerSchema)}`, functions: undefined }),
-  grammar: (schema, _parts, bounds) => cachedGbnf(schema, bounds),
+  grammar: (parts, bounds) => cachedGbnf(stepSchemaOf(parts), bounds),
   end: () => JSON_STEP_END,
   decode: (text) => decodeJson(text),
   encode: (step) => JSON.stringify(step),

@@ -38,7 +38,7 @@ export function nativeCallCodec(base: CallFrame): StepCodec {
       functions: chatModelFunctions(tools, { answerRequired: true, answerSchema }),
     }),
     // The four views of a step, each a walk over the pieces its frame lays out (step-pieces.ts).
-    grammar: (_schema, parts, bounds) => {
+    grammar: (parts, bounds) => {
       const maxLength = thoughtLength(parts, base);
       return piecesGrammar(stepPieces(frameOf(parts), maxLength > 0), parts, maxLength, bounds);
     },

@@ -1,7 +1,7 @@
 import type { ExactJson } from "../../schemas/exact-json.js";
 import type { GbnfCompileOptions } from "../../schemas/gbnf-compiler.js";
 import type { DocumentedFunctions, HistoryItem } from "../../base/chat-history.js";
-import type { StepParts, StepSchema, ToolSchemaSpec } from "../../schemas/step-schema.js";
+import type { StepParts, ToolSchemaSpec } from "../../schemas/step-schema.js";
 import type { StepEnd } from "../engine/decode/step-end.js";
 
 /** Default caps for what a schema leaves unbounded: a string's length, an array's items (GbnfCompileOptions). */
@@ -52,9 +52,8 @@ export interface StepCodec {
   /** The conversation's system text (with the tools documented, where the codec does that itself) and the functions the chat wrapper documents, if any. */
   /** `answerSchema`: a structured answer's schema (runAgent's), documented as FinalAnswer's argument; null for a text answer. */
   prelude(system: string, tools: readonly ToolSchemaSpec[], thought: boolean, answerSchema?: object | null): { system: string; functions: DocumentedFunctions | undefined };
-  /** The GBNF of one step: exactly the texts `encode` writes for the steps the schema admits. */
-  /** The step's grammar; `bounds` are the strings' and arrays' default caps where a schema sets none and how deep a free value nests (runAgent's defaultMaxLength, defaultMaxItems, freeValueDepth). */
-  grammar(schema: StepSchema<readonly ToolSchemaSpec[], boolean>, parts: StepParts, bounds?: GrammarBounds): string;
+  /** The GBNF of one step of these parts: exactly the texts `encode` writes for the steps they admit; `bounds` are the strings' and arrays' default caps where a schema sets none and how deep a free value nests (runAgent's defaultMaxLength, defaultMaxItems, freeValueDepth). */
+  grammar(parts: StepParts, bounds?: GrammarBounds): string;
   /** Where a step of these parts ends in its text. */
   end(parts: StepParts): StepEnd;
   /** A step's text as the logical step of these parts (validated by the caller against the step schema), or why it is not one. Never throws. */

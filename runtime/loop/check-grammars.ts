@@ -1,7 +1,7 @@
 import { compileGbnf } from "../../schemas/gbnf-compiler.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { topLevelProperties } from "../../schemas/schema-shapes.js";
-import { buildStepSchema, stepParts } from "../../schemas/step-schema.js";
+import { stepParts } from "../../schemas/step-schema.js";
 import { GrammarRejectedError } from "../engine/model-errors.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { RunConfig } from "./run-config.js";
@@ -29,7 +29,7 @@ export async function checkGrammars(
     // The answer's text free, and with its digits held to grounded numbers (G4's answer grammar, as provenance writes it).
     for (const answerNumbers of [null, []]) {
       const options = { tools: registry.tools, final: true, thought: config.profile.thought, thoughtMaxLength: config.thoughtMaxLength, answerMaxLength: config.answerMaxLength, answerNumbers, answerSchema: config.answerSchema };
-      await check(config.codec.grammar(buildStepSchema(options), stepParts(options), bounds));
+      await check(config.codec.grammar(stepParts(options), bounds));
     }
     return;
   } catch (error) {

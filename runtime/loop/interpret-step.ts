@@ -1,6 +1,6 @@
 import { INVALID_STEP } from "../../prompts/model-text.js";
 import type { LogicalStep, StepCodec } from "../codec/step-codec.js";
-import { FINAL_ANSWER, type StepParts } from "../../schemas/step-schema.js";
+import { FINAL_ANSWER, stepSchemaOf, type StepParts } from "../../schemas/step-schema.js";
 import { validateAgainst, type SchemaIssue } from "../../schemas/validator-cache.js";
 import type { PortGeneration } from "../engine/model-port.js";
 import { AbortedOutputError, SchemaViolationError, UnknownToolOutputError, type OutputError } from "../engine/output-errors.js";
@@ -28,8 +28,8 @@ export type StepOutcome =
   | { kind: "invalid"; error: OutputError }
   | { kind: "aborted" };
 
-export function interpretStep(generation: PortGeneration, step: { schema: object; parts: StepParts }, registry: ToolRegistry, codec: Pick<StepCodec, "decode">, answerSchema: object | null = null): StepOutcome {
-  const { schema } = step;
+export function interpretStep(generation: PortGeneration, step: { parts: StepParts }, registry: ToolRegistry, codec: Pick<StepCodec, "decode">, answerSchema: object | null = null): StepOutcome {
+  const schema = stepSchemaOf(step.parts);
   const parsed = parseGeneration<ParsedStep>(generation, schema, (text) => codec.decode(text, step.parts));
   if (parsed.ok) {
     const { call } = parsed.value;

@@ -1,4 +1,5 @@
 import { stepBudget } from "../engine/context-budget.js";
+import { stepSchemaOf } from "../../schemas/step-schema.js";
 import type { PortGeneration } from "../engine/model-port.js";
 import type { Question } from "./question.js";
 import { StepTextStream } from "./step-text-stream.js";
@@ -17,7 +18,7 @@ export function sampleStep(question: Question, input: TurnInput, turn: number): 
   const stream = config.onEvent ? new StepTextStream((field, text) => recorder.emit({ type: "text", index: turn, field, text })) : null;
   return config.strategy.sampleStep({
     view: input.view,
-    schema: input.schema,
+    schema: stepSchemaOf(input.parts),
     parts: input.parts,
     gbnf: input.gbnf,
     prompt: input.prompt,

@@ -5,7 +5,7 @@ import type { RunState } from "../../guards/run-state.js";
 import { narrowNestedNumbers } from "../../schemas/nested-numbers.js";
 import { narrowParams } from "../../schemas/narrow-params.js";
 import { narrowAnswerSchema } from "../../schemas/answer-narrowing.js";
-import { buildStepSchema, stepParts, type StepParts, type StepSchema, type StepSchemaOptions, type ToolSchemaSpec } from "../../schemas/step-schema.js";
+import { stepParts, type StepParts, type StepSchemaOptions, type ToolSchemaSpec } from "../../schemas/step-schema.js";
 import { appendNotes } from "../history/history-items.js";
 import { nextPrompt } from "../history/held-prompt.js";
 import { renderContext } from "../history/render-history.js";
@@ -19,7 +19,7 @@ import { leavesStepAndFinal, stepReserve, stringRoom, textCaps } from "../engine
 export interface TurnInput {
   view: View;
   decisions: GuardDecision[];
-  schema: StepSchema<readonly ToolSchemaSpec[], boolean>;
+  /** The step's one representation: its thought and branches (its schema is read off them: stepSchemaOf). */
   parts: StepParts;
   gbnf: string;
   prompt: readonly number[];
@@ -135,9 +135,8 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
       thoughtMaxLength: caps.thought,
       answerMaxLength: caps.answer,
     };
-    const schema = buildStepSchema(options);
     const parts = { ...stepParts(options), callNumber, callsShown };
-    return { schema, parts, gbnf: config.codec.grammar(schema, parts, { defaultMaxLength, defaultMaxItems: config.defaultMaxItems, freeValueDepth: config.freeValueDepth }) };
+    return { parts, gbnf: config.codec.grammar(parts, { defaultMaxLength, defaultMaxItems: config.defaultMaxItems, freeValueDepth: config.freeValueDepth }) };
   };
   const first = renderShownPrompt(question, { notes });
   const renderMs = performance.now() - started;
@@ -162,9 +161,9 @@ export function prepareTurn(question: Pick<Question, "config" | "conversation">,
     step = grammarFor(caps, prompt.callsShown, length);
     grammarMs += performance.now() - again;
   }
-  const { schema, parts, gbnf } = step;
+  const { parts, gbnf } = step;
   return {
-    view, decisions, schema, parts, gbnf, prompt: prompt.tokens, rendered: { text: prompt.text, appended: prompt.appended }, notes, shortestStep, reserve, keep: state.lowOnContext || view.forcedFinal ? 0 : reserve, drop,
+    view, decisions, parts, gbnf, prompt: prompt.tokens, rendered: { text: prompt.text, appended: prompt.appended }, notes, shortestStep, reserve, keep: state.lowOnContext || view.forcedFinal ? 0 : reserve, drop,
     ms: { grammar: grammarMs, render: performance.now() - started - grammarMs },
   };
 }

@@ -33,7 +33,7 @@ describe.each(WRAPPERS)("the native codec on %s", (_name, wrapper) => {
   const codec: StepCodec = chooseCodec(model, undefined);
   const schema = buildStepSchema(OPTIONS);
   const parts = stepParts(OPTIONS);
-  const gbnf = codec.grammar(schema, parts);
+  const gbnf = codec.grammar(parts);
 
   it("reads back every step it writes, valid under the step schema; the grammar writes it; its end is found where it ends", async () => {
     expect(codec.name).toBe("native");

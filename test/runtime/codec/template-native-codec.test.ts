@@ -57,7 +57,7 @@ describe.each(TEMPLATES)("the native codec read off the %s template", (name, kee
   const codec = chooseCodec(model, undefined);
   const schema = buildStepSchema(OPTIONS);
   const parts = stepParts(OPTIONS);
-  const gbnf = codec.grammar(schema, parts);
+  const gbnf = codec.grammar(parts);
   const expected = (logical: LogicalStep) => (keepsThought ? logical : { ...logical, thought: "" });
 
   it(`is native, ${keepsThought ? "with" : "without"} the thought, as the template renders a call`, () => {
@@ -106,7 +106,7 @@ describe("a template that numbers its calls (Mistral Small's [CALL_ID]000000001,
 
   it("writes the number of the call the step makes, and no other", async () => {
     const second = { ...stepParts(OPTIONS), callNumber: 2 };
-    const gbnf = codec.grammar(buildStepSchema(OPTIONS), second);
+    const gbnf = codec.grammar(second);
     expect(await grammarAccepts(gbnf, codec.encode(logical, 2))).toBe(true);
     expect(await grammarAccepts(gbnf, codec.encode(logical, 1))).toBe(false);
     expect(codec.decode(codec.encode(logical, 2), second)).toEqual({ ok: true, value: { thought: "", call: logical.call } });
@@ -187,7 +187,7 @@ describe("a template that opens its call list once per conversation (DeepSeek-R1
 
   it("opens a call as the first the prompt shows where earlier exchanges are left out, whatever the conversation's count", async () => {
     const parts = { ...stepParts(OPTIONS), callNumber: 5, callsShown: 0 };
-    const gbnf = codec.grammar(buildStepSchema(OPTIONS), parts);
+    const gbnf = codec.grammar(parts);
     const first = codec.encode(weather("Paris"), 5, 0);
     expect(first.startsWith("<｜tool▁calls▁begin｜>")).toBe(true);
     expect(await grammarAccepts(gbnf, first)).toBe(true);
