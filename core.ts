@@ -34,7 +34,7 @@ export { ToolRegistry, type ExecuteOptions } from "./runtime/tools/tool-registry
 export { ToolDefinitionError } from "./runtime/tools/tool-definition-error.js";
 export { destructiveReason, needsApproval, readsAsDestructive, type Approval, type ApprovalRequest, type Approve } from "./runtime/tools/tool-approval.js";
 export type { Observation, ToolFailureCode } from "./runtime/tools/tool-observation.js";
-export { chatModelFunctions } from "./runtime/history/documented-functions.js";
+export { chatModelFunctions } from "./runtime/llama-cpp/llama-chat-functions.js";
 export { modelFacingName } from "./runtime/tools/tool-names.js";
 
 // Models
@@ -66,7 +66,7 @@ export {
 } from "./runtime/engine/output-errors.js";
 
 // Step schema and grammar
-export { buildStepSchema, EmptyStepError, FINAL_ANSWER, stepParts, ToolNameError, type Step, type StepParts, type StepSchema, type StepSchemaOptions } from "./schemas/step-schema.js";
+export { buildStepSchema, EmptyStepError, FINAL_ANSWER, stepParts, stepSchemaOf, ToolNameError, type Step, type StepParts, type StepSchema, type StepSchemaOptions } from "./schemas/step-schema.js";
 export { compileGbnf, type GbnfCompileOptions } from "./schemas/gbnf-compiler.js";
 export { KEYWORD_DEFINITIONS, KEYWORD_SUPPORT, type KeywordDefinition, type KeywordSupport } from "./schemas/keyword-support.js";
 export { UnsupportedSchemaError } from "./schemas/unsupported-schema-error.js";

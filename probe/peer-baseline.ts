@@ -1,4 +1,4 @@
-import { LlamaChat, type ChatHistoryItem, type ChatModelFunctions } from "node-llama-cpp";
+import { LlamaChat, type ChatHistoryItem } from "node-llama-cpp";
 import { chatModelFunctions, DEFAULT_SYSTEM_PROMPT, RUN_DEFAULTS, ToolRegistry, type LlamaModelPort, type RunEvent, type RunResult, type Sampling, type Tool } from "../index.js";
 import { PeerRecorder } from "./peer-recorder.js";
 
@@ -33,7 +33,7 @@ export async function runPeerBaseline(options: PeerRunOptions): Promise<{ result
   const { model, task, maxTurns, signal } = options;
   const registry = new ToolRegistry(options.tools);
   // Handler-less functions, documented as narrowgauge documents them: the calls come back to us and run through the same registry.
-  const functions = chatModelFunctions(options.tools, { finalAnswer: false }) as ChatModelFunctions;
+  const functions = chatModelFunctions(options.tools, { finalAnswer: false });
   // A sequence of its own for the run, as runAgent's runs have.
   const lease = await model.opened.sequences.acquire(signal).catch(() => null);
   if (!lease) return { result: new PeerRecorder(task, model.description, options.onEvent).end("aborted"), inventedToolNames: [] };

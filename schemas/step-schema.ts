@@ -142,7 +142,8 @@ const schemas = new WeakMap<StepParts, StepSchema<readonly ToolSchemaSpec[], boo
  * The step schema of a step's pieces, built once per pieces object: the one
  * representation of a step is its parts, and its schema (what a decoded
  * step is validated against, what a JSON step's grammar is compiled from)
- * is read off them.
+ * is read off them. Parts are not changed once made: a parts object
+ * changed after its schema was read would keep the schema it had.
  */
 export function stepSchemaOf(parts: StepParts): StepSchema<readonly ToolSchemaSpec[], boolean> {
   let schema = schemas.get(parts);

@@ -79,8 +79,8 @@ const MAY_IMPORT: Array<[room: string, allowed: string[]]> = [
   ["runtime/template/", ["base/"]],
   // The model port, its pool and sessions, the errors of running a model, and the one decode loop.
   ["runtime/engine/", ["base/", "schemas/"]],
-  // node-llama-cpp in this process: the binding, llama.cpp's grammar parser, the tokens a model never writes.
-  ["runtime/llama-cpp/", ["base/", "runtime/engine/", "runtime/template/"]],
+  // node-llama-cpp in this process: the binding, llama.cpp's grammar parser, the tokens a model never writes, its chat wrappers adapted to narrowgauge's renderer and history (and the tools documented for its own LlamaChat).
+  ["runtime/llama-cpp/", ["base/", "runtime/engine/", "runtime/template/", "runtime/history/"]],
   // One folder per backend, built on the engine, GGUF files and node-llama-cpp, never on another backend.
   ["runtime/backends/*/", ["base/", "schemas/", "runtime/engine/", "runtime/gguf/", "runtime/llama-cpp/"]],
   ["runtime/history/", ["base/", "schemas/", "prompts/", "runtime/engine/"]],
@@ -143,7 +143,7 @@ describe("architecture", () => {
     expect(findCycle()).toBeNull();
   });
 
-  it("imports only downwards: base ← prompts, schemas ← guards ← runtime (gguf, engine ← backends; history, tools ← codec, judgements ← loop) ← trace, probe, cli and demos, which use the public API alone", () => {
+  it("imports only downwards: base ← prompts, schemas ← guards ← runtime (gguf, engine ← backends; history ← format ← codec; tools, codec, judgements ← loop) ← trace, probe, cli and demos, which use the public API alone", () => {
     expect(upwardImports()).toEqual([]);
   });
 

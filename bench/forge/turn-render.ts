@@ -30,7 +30,7 @@ import type { LlamaText } from "node-llama-cpp";
 import type { HistoryItem } from "../../base/chat-history.js";
 import { weatherTools } from "../../demos/weather-tools.js";
 import { loadModel } from "../../runtime/backends/llama/load-model.js";
-import { chatModelFunctions } from "../../runtime/history/documented-functions.js";
+import { documentedFunctions } from "../../runtime/history/documented-functions.js";
 import { nextPrompt } from "../../runtime/history/held-prompt.js";
 import { appendItems, callItem, initialHistory } from "../../runtime/history/history-items.js";
 import { renderContext } from "../../runtime/history/render-history.js";
@@ -65,7 +65,7 @@ console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const template of templates) {
   const port = await loadModel(await forgedTemplateModel(template), { sequences: 1 });
   try {
-    const functions = chatModelFunctions(weatherTools as never, { answerRequired: true });
+    const functions = documentedFunctions(weatherTools as never, { answerRequired: true });
     const renderHistoryOf = (items: HistoryItem[]) => renderContext(port.chatRenderer, items, functions, { continueAfterCall: true });
     const render = (calls: number) => renderHistoryOf(history(calls));
     /** The fewest calls whose prompt holds at least `tokens` tokens. */

@@ -1,7 +1,7 @@
 import { DEFAULT_SYSTEM_PROMPT, JSON_STEP_TOOLS, OBSERVATION } from "../../prompts/model-text.js";
 import { cachedGbnf } from "../../schemas/grammar-cache.js";
 import { stepSchemaOf } from "../../schemas/step-schema.js";
-import { chatModelFunctions } from "../history/documented-functions.js";
+import { documentedFunctions } from "../history/documented-functions.js";
 import { callItem, feedbackItem } from "../history/history-items.js";
 import { decodeJson } from "../engine/parse-generation.js";
 import { JSON_STEP_END } from "../engine/decode/step-end.js";
@@ -18,7 +18,7 @@ export const JSON_V1_CODEC: StepCodec = Object.freeze<StepCodec>({
   frameTokens: [],
   notesInResults: false,
   defaultSystem: DEFAULT_SYSTEM_PROMPT,
-  prelude: (system, tools, _thought, answerSchema) => ({ system, functions: chatModelFunctions(tools, { answerSchema }) }),
+  prelude: (system, tools, _thought, answerSchema) => ({ system, functions: documentedFunctions(tools, { answerSchema }) }),
   grammar: (parts, bounds) => cachedGbnf(stepSchemaOf(parts), bounds),
   end: () => JSON_STEP_END,
   decode: (text) => decodeJson(text),

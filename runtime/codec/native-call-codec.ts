@@ -1,6 +1,6 @@
 import { NATIVE_CALL_ONLY_SYSTEM_PROMPT, NATIVE_SYSTEM_PROMPT } from "../../prompts/model-text.js";
 import { STEP_DEFAULTS, type StepParts } from "../../schemas/step-schema.js";
-import { chatModelFunctions } from "../history/documented-functions.js";
+import { documentedFunctions } from "../history/documented-functions.js";
 import { callItem } from "../history/history-items.js";
 import { frameForCall, type CallFrame } from "../format/call-frame.js";
 import { piecesDecode, piecesEncode, piecesEnd, piecesGrammar, stepPieces } from "./step-pieces.js";
@@ -35,7 +35,7 @@ export function nativeCallCodec(base: CallFrame): StepCodec {
     // A format that lists no tools (DeepSeek-R1's template) gets them in the system text, as the json codec lists them.
     prelude: (system, tools, _thought, answerSchema = null) => ({
       system: base.documentsTools ? system : [system, "", ...toolSection(tools, answerSchema)].join("\n"),
-      functions: chatModelFunctions(tools, { answerRequired: true, answerSchema }),
+      functions: documentedFunctions(tools, { answerRequired: true, answerSchema }),
     }),
     // The four views of a step, each a walk over the pieces its frame lays out (step-pieces.ts).
     grammar: (parts, bounds) => {

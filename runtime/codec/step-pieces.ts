@@ -6,6 +6,7 @@ import { NOTATIONS, writeValue } from "../../base/value-notation.js";
 import { FINAL_ANSWER, type StepParts } from "../../schemas/step-schema.js";
 import type { StepEnd } from "../engine/decode/step-end.js";
 import type { CallFrame } from "../format/call-frame.js";
+import { ConfigurationError } from "../../base/configuration-error.js";
 import type { GrammarBounds, DecodedStep, LogicalStep } from "./step-codec.js";
 
 /**
@@ -31,7 +32,9 @@ export interface StepPieces {
   readonly notation: CallFrame["notation"];
 }
 
+/** The pieces of a step written in `frame`, with its thought where `thought` and the frame keeps one. A frame that keeps a thought but has no text after it (where the call would start unambiguously) is a ConfigurationError. */
 export function stepPieces(frame: CallFrame, thought: boolean): StepPieces {
+  if (frame.keepsThought && frame.afterThought === "") throw new ConfigurationError("frame", "a frame that keeps a thought needs text after it (afterThought), whose first character no thought may contain");
   const without: Piece[] = [{ text: frame.withoutThought }];
   const withThought: Piece[] = [{ text: frame.beforeThought }, { slot: "thought" }, { text: frame.afterThought }];
   return {
@@ -113,12 +116,16 @@ export function piecesDecode(pieces: StepPieces, text: string, parts: StepParts)
   if (!opened) return { ok: false, message: "the text does not open a call" };
   // A step written without a thought: the empty thought, where the step has one (the history renders both alike).
   const thought = opened.thought ?? (parts.thought ? "" : undefined);
+  // The call: texts, the name, texts, the arguments, texts (the texts between slots joined).
+  const slot = (name: SlotPiece["slot"]) => pieces.call.findIndex((piece) => !isText(piece) && piece.slot === name);
+  const textsIn = (from: number, to: number) => pieces.call.slice(from, to).filter(isText).map((piece) => piece.text).join("");
+  const [nameAt, argsAt] = [slot("name"), slot("args")];
+  const [opening, beforeArgs, after] = [textsIn(0, nameAt), textsIn(nameAt + 1, argsAt), textsIn(argsAt + 1, pieces.call.length)];
   const rest = text.slice(opened.at);
-  const [, beforeArgs, , after] = pieces.call.map((piece) => (isText(piece) ? piece.text : ""));
-  const name = /^[A-Za-z0-9_-]+/.exec(rest)?.[0];
-  if (!name || !rest.startsWith(beforeArgs!, name.length)) return { ok: false, message: "no tool name where the call names one" };
-  if (!rest.endsWith(after!)) return { ok: false, message: "the call is not closed" };
-  const read = readNotation(rest.slice(name.length + beforeArgs!.length, rest.length - after!.length), NOTATIONS[pieces.notation]);
+  const name = rest.startsWith(opening) ? /^[A-Za-z0-9_-]+/.exec(rest.slice(opening.length))?.[0] : undefined;
+  if (!name || !rest.startsWith(beforeArgs, opening.length + name.length)) return { ok: false, message: "no tool name where the call names one" };
+  if (!rest.endsWith(after)) return { ok: false, message: "the call is not closed" };
+  const read = readNotation(rest.slice(opening.length + name.length + beforeArgs.length, rest.length - after.length), NOTATIONS[pieces.notation]);
   if (!read.ok) return read;
   const args = read.value;
   const call = name === FINAL_ANSWER ? { tool: name, answer: (args as { answer?: unknown } | null)?.answer } : { tool: name, args };

@@ -14,6 +14,12 @@ export interface ChatRenderer {
   readonly name: string;
   /** What the wrapper writes before a call's name and after its arguments (node-llama-cpp writes `||call: ` where a format has no syntax of its own). */
   readonly call: { readonly prefix: string; readonly suffix: string };
+  /**
+   * Whether a history that goes on from one rendered before may be rendered
+   * as an addition to it (incremental-render.ts); a renderer that does not
+   * say so renders every history whole.
+   */
+  readonly incremental?: boolean;
   /** The whole history, special tokens kept special, with `functions` documented in the system text. */
   render(history: readonly HistoryItem[], functions?: DocumentedFunctions): LlamaText;
 }

@@ -3,12 +3,12 @@ import type { HistoryItem } from "../../base/chat-history.js";
 import { NarrowgaugeError } from "../../base/narrowgauge-error.js";
 import { stepStart } from "../../base/step-start.js";
 import { CALL_NOTATIONS, NOTATIONS, writeValue, type NotationName } from "../../base/value-notation.js";
-import { chatModelFunctions } from "../history/documented-functions.js";
+import { documentedFunctions } from "../history/documented-functions.js";
 import { appendItems, callItem, initialHistory } from "../history/history-items.js";
 import { commonPrefix } from "../../base/shared-text.js";
 import { sliceLlamaText } from "../history/llama-text-slice.js";
 import { renderContext } from "../history/render-history.js";
-import { writablePrefixLength, writtenWith, type FrameRenderer } from "./frame-text.js";
+import { writablePrefixLength, writtenWith, type FrameModel } from "./frame-text.js";
 
 /**
  * How a model family's chat wrapper writes one call in an assistant turn,
@@ -113,10 +113,10 @@ function exampleHistory(thought: string | undefined, calls: number) {
 }
 
 /** The text an assistant turn adds after the generation prompt when it holds one call, with the rendered context. */
-function renderedStep(renderer: FrameRenderer, thought: string | undefined): { context: LlamaText; start: number; step: string; documentsTools: boolean } | string {
-  const functions = chatModelFunctions(EXAMPLE.tools as never);
-  const before = renderContext(renderer.chatRenderer, exampleHistory(thought, 0), functions).toString();
-  const context = renderContext(renderer.chatRenderer, exampleHistory(thought, 1), functions, { continueAfterCall: true });
+function renderedStep(model: FrameModel, thought: string | undefined): { context: LlamaText; start: number; step: string; documentsTools: boolean } | string {
+  const functions = documentedFunctions(EXAMPLE.tools as never);
+  const before = renderContext(model.chatRenderer, exampleHistory(thought, 0), functions).toString();
+  const context = renderContext(model.chatRenderer, exampleHistory(thought, 1), functions, { continueAfterCall: true });
   const after = context.toString();
   const start = stepStart(before, after, EXAMPLE.task);
   if (start === null) return "the wrapper renders the generation prompt differently once a call follows it";
@@ -124,8 +124,8 @@ function renderedStep(renderer: FrameRenderer, thought: string | undefined): { c
 }
 
 /** Whether two calls in a row are rendered as `first` and then `second` (the same text, but where the template numbers its calls). */
-function rendersTwice(renderer: FrameRenderer, thought: string | undefined, first: string, second: string, start: number): boolean {
-  const twice = renderContext(renderer.chatRenderer, exampleHistory(thought, 2), chatModelFunctions(EXAMPLE.tools as never), { continueAfterCall: true }).toString();
+function rendersTwice(model: FrameModel, thought: string | undefined, first: string, second: string, start: number): boolean {
+  const twice = renderContext(model.chatRenderer, exampleHistory(thought, 2), documentedFunctions(EXAMPLE.tools as never), { continueAfterCall: true }).toString();
   const at = twice.indexOf(first, start);
   return at >= 0 && twice.indexOf(second, at + first.length) >= 0;
 }
@@ -161,12 +161,12 @@ function callNumberSlot(written: string, fields: Record<CallNumberSlot["field"],
  * later opening (LaterCalls) explains it, or part of the frame is a
  * special token the sampler cannot write.
  */
-export function readCallFrame(renderer: FrameRenderer): FrameReading {
+export function readCallFrame(model: FrameModel): FrameReading {
   let withThought: ReturnType<typeof renderedStep>;
   let without: ReturnType<typeof renderedStep>;
   try {
-    withThought = renderedStep(renderer, EXAMPLE.thought);
-    without = renderedStep(renderer, undefined);
+    withThought = renderedStep(model, EXAMPLE.thought);
+    without = renderedStep(model, undefined);
   } catch (error) {
     // A chat template that refuses the example conversation (a ChatTemplateError) has no frame to read.
     if (error instanceof NarrowgaugeError) return { ok: false, reason: `the chat format cannot render a call: ${error.message}` };
@@ -192,7 +192,7 @@ export function readCallFrame(renderer: FrameRenderer): FrameReading {
   const found = notations.filter(({ at }) => at >= 0).sort((a, b) => a.at - b.at)[0];
   if (!found) return { ok: false, reason: "the arguments are written in no notation narrowgauge knows (JSON, Gemma's, Python's keyword arguments)" };
   const argsEnd = found.at + found.text.length;
-  const suffixText = renderer.chatRenderer.call.suffix;
+  const suffixText = model.chatRenderer.call.suffix;
   if (!step.startsWith(suffixText, argsEnd)) return { ok: false, reason: "the call's suffix does not follow its arguments" };
   const withoutNameAt = without.step.indexOf(EXAMPLE.name);
   if (withoutNameAt < 0 || !without.step.startsWith(step.slice(nameAt, argsEnd), withoutNameAt)) return { ok: false, reason: "a call without a thought is rendered in another frame" };
@@ -203,7 +203,7 @@ export function readCallFrame(renderer: FrameRenderer): FrameReading {
     : ([["the text between name and arguments", nameEnd, found.at]] as const);
   const controlTokens = new Set<string>();
   const write = (text: LlamaText) => {
-    const controls = writtenWith(renderer, text);
+    const controls = writtenWith(model, text);
     controls?.forEach((control) => controlTokens.add(control));
     return controls !== null;
   };
@@ -213,16 +213,16 @@ export function readCallFrame(renderer: FrameRenderer): FrameReading {
   if (!write(sliceLlamaText(without.context, without.start, without.start + withoutNameAt))) return { ok: false, reason: "the call's opening holds a special token the sampler cannot write" };
   // A notation's quotes may be special tokens (Gemma's <|"|>): the step writes them as tokens too.
   if (!write(part(found.at, argsEnd))) return { ok: false, reason: "the arguments hold a special token the sampler cannot write" };
-  const after = suffixText.slice(0, writablePrefixLength(renderer, part(argsEnd, argsEnd + suffixText.length)));
+  const after = suffixText.slice(0, writablePrefixLength(model, part(argsEnd, argsEnd + suffixText.length)));
   const written = step.slice(0, argsEnd + after.length);
   if (thoughtAfterCall && !withThought.step.startsWith(written)) return { ok: false, reason: "a call with a thought after it is rendered in another frame" };
   const thought = keepsThought ? EXAMPLE.thought : undefined;
   let callNumber: CallNumberSlot | null = null;
   let later: LaterCalls | null = null;
-  if (!rendersTwice(renderer, thought, written, written, start)) {
+  if (!rendersTwice(model, thought, written, written, start)) {
     const fields = { beforeArgs: { text: step.slice(nameEnd, found.at), offset: nameEnd }, after: { text: after, offset: argsEnd } };
-    callNumber = callNumberSlot(written, fields, (second) => rendersTwice(renderer, thought, written, second, start));
-    later = callNumber || keepsThought ? null : readLaterCalls(renderer, written.slice(nameAt), write);
+    callNumber = callNumberSlot(written, fields, (second) => rendersTwice(model, thought, written, second, start));
+    later = callNumber || keepsThought ? null : readLaterCalls(model, written.slice(nameAt), write);
     if (!callNumber && !later) return { ok: false, reason: "a second call in a row is rendered in another frame" };
   }
   write(part(argsEnd, argsEnd + after.length));
@@ -252,9 +252,9 @@ export function readCallFrame(renderer: FrameRenderer): FrameReading {
  * later calls do not all open alike, or where the prompt before one ends
  * otherwise than with text the call's rendering leaves out.
  */
-function readLaterCalls(renderer: FrameRenderer, call: string, write: (text: LlamaText) => boolean): LaterCalls | null {
-  const functions = chatModelFunctions(EXAMPLE.tools as never);
-  const render = (items: HistoryItem[], continueAfterCall: boolean) => renderContext(renderer.chatRenderer, items, functions, { continueAfterCall });
+function readLaterCalls(model: FrameModel, call: string, write: (text: LlamaText) => boolean): LaterCalls | null {
+  const functions = documentedFunctions(EXAMPLE.tools as never);
+  const render = (items: HistoryItem[], continueAfterCall: boolean) => renderContext(model.chatRenderer, items, functions, { continueAfterCall });
   const result = JSON.stringify(EXAMPLE.result);
   const note = "Probe note.";
   const noted = (calls: number) => {

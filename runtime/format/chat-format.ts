@@ -1,12 +1,12 @@
 import type { ChatRenderer } from "../engine/chat-renderer.js";
 import { readCallFrame, type FrameReading } from "./call-frame.js";
-import type { FrameRenderer } from "./frame-text.js";
+import type { FrameModel } from "./frame-text.js";
 
 /**
  * What narrowgauge knows of a model's chat format, read once per model: its name, the call frame its own calls are written
  * in (read off renders, verified byte for byte), or why there is none a
  * step can be written in, and which JSON step it gets where it writes JSON.
- * Every reader of the format (the codec choice, the records) reads this.
+ * The codec choice reads the format here (records name it by the renderer's name, ModelDescription.wrapper).
  */
 export interface ChatFormat {
   /** The renderer's name: "Template" for the model's own template, "JinjaTemplate", "ChatML", "Llama 3.1", … */
@@ -33,10 +33,10 @@ function noCallSyntaxReason(name: string): string {
   return `the ${name} chat format has no call syntax of its own`;
 }
 
-const formats = new WeakMap<FrameRenderer, ChatFormat>();
+const formats = new WeakMap<FrameModel, ChatFormat>();
 
 /** The model's chat format, read once per model (its frame depends on the renderer and on the tokens the model writes). */
-export function chatFormatOf(model: FrameRenderer): ChatFormat {
+export function chatFormatOf(model: FrameModel): ChatFormat {
   let format = formats.get(model);
   if (!format) {
     const { name } = model.chatRenderer;

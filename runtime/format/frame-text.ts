@@ -8,8 +8,8 @@ import type { ModelPort } from "../engine/model-port.js";
  * generation, or one no generation writes).
  */
 
-/** What reading a frame needs of a model: its chat wrapper, and its tokenizer. */
-export type FrameRenderer = Pick<ModelPort, "chatRenderer" | "tokenize" | "detokenizeForSpy" | "writesControlToken">;
+/** What reading a frame needs of a model: its chat renderer, and its tokenizer. */
+export type FrameModel = Pick<ModelPort, "chatRenderer" | "tokenize" | "detokenizeForSpy" | "writesControlToken">;
 
 const sameTokens = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((token, index) => token === b[index]);
 
@@ -21,20 +21,20 @@ const sameTokens = (a: readonly number[], b: readonly number[]) => a.length === 
  * plain text; null where it holds a token no generation writes (one that
  * ends generation, a built-in one, or any where the port writes none).
  */
-export function writtenWith(renderer: FrameRenderer, text: LlamaText): string[] | null {
+export function writtenWith(model: FrameModel, text: LlamaText): string[] | null {
   const plain = plainLlamaText(text);
   if (plain === null) return null;
-  const tokens = renderer.tokenize(text);
-  if (sameTokens(tokens, renderer.tokenize(plain))) return [];
-  if (!renderer.writesControlToken) return null;
+  const tokens = model.tokenize(text);
+  if (sameTokens(tokens, model.tokenize(plain))) return [];
+  if (!model.writesControlToken) return null;
   const string = text.toString();
-  const plainTokens = (part: string) => (part === "" ? [] : renderer.tokenize(plainTextLike(text, part)));
+  const plainTokens = (part: string) => (part === "" ? [] : model.tokenize(plainTextLike(text, part)));
   const expected: number[] = [];
   const controls: string[] = [];
   let from = 0;
   for (const token of tokens) {
-    if (!renderer.writesControlToken(token)) continue;
-    const piece = renderer.detokenizeForSpy([token]);
+    if (!model.writesControlToken(token)) continue;
+    const piece = model.detokenizeForSpy([token]);
     const at = string.indexOf(piece, from);
     if (piece === "" || at < 0) return null;
     expected.push(...plainTokens(string.slice(from, at)), token);
@@ -46,13 +46,13 @@ export function writtenWith(renderer: FrameRenderer, text: LlamaText): string[] 
 }
 
 /** How much of `text` comes before its first token no generation writes (an end-of-turn token, say). */
-export function writablePrefixLength(renderer: FrameRenderer, text: LlamaText): number {
-  if (writtenWith(renderer, text)) return text.toString().length;
+export function writablePrefixLength(model: FrameModel, text: LlamaText): number {
+  if (writtenWith(model, text)) return text.toString().length;
   let length = 0;
-  for (const token of renderer.tokenize(text)) {
-    const piece = renderer.detokenizeForSpy([token]);
-    if (!writtenWith(renderer, sliceLlamaText(text, length, length + piece.length))) break;
+  for (const token of model.tokenize(text)) {
+    const piece = model.detokenizeForSpy([token]);
+    if (!writtenWith(model, sliceLlamaText(text, length, length + piece.length))) break;
     length += piece.length;
   }
-  return text.toString().startsWith(renderer.detokenizeForSpy(renderer.tokenize(sliceLlamaText(text, 0, length)))) ? length : 0;
+  return text.toString().startsWith(model.detokenizeForSpy(model.tokenize(sliceLlamaText(text, 0, length)))) ? length : 0;
 }

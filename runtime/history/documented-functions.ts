@@ -16,13 +16,13 @@ export function toNodeLlamaCppSchema(schema: unknown): unknown {
 /**
  * Tools as node-llama-cpp's chat wrappers document functions in the system
  * message: every tool (the full set, every turn, so the prompt prefix never
- * changes) plus FinalAnswer unless `finalAnswer: false`. Also what to hand
- * node-llama-cpp's own LlamaChat to document the same tools the same way.
+ * changes) plus FinalAnswer unless `finalAnswer: false` (chatModelFunctions
+ * hands the same to node-llama-cpp's own LlamaChat).
  * `answerRequired` documents FinalAnswer's answer as required, as the
  * grammar has it (the JSON step as the trained model learned it, json-v1,
  * leaves it out); `answerSchema`, a structured answer's schema as its type.
  */
-export function chatModelFunctions(tools: readonly ToolSchemaSpec[], options: { finalAnswer?: boolean; answerRequired?: boolean; answerSchema?: object | null } = {}): DocumentedFunctions {
+export function documentedFunctions(tools: readonly ToolSchemaSpec[], options: { finalAnswer?: boolean; answerRequired?: boolean; answerSchema?: object | null } = {}): DocumentedFunctions {
   const functions: Record<string, { description: string; params: unknown }> = {};
   for (const tool of tools) functions[tool.name] = { description: tool.description, params: toNodeLlamaCppSchema(tool.params) };
   if (options.finalAnswer !== false) {

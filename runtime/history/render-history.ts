@@ -1,21 +1,12 @@
 import type { LlamaModel, LlamaText, Token } from "node-llama-cpp";
 import type { DocumentedFunctions, HistoryItem } from "../../base/chat-history.js";
+import { ConfigurationError } from "../../base/configuration-error.js";
 import type { ChatRenderer } from "../engine/chat-renderer.js";
 import type { ModelPort } from "../engine/model-port.js";
 import { IncrementalRenderer } from "./incremental-render.js";
 
 /** Each chat renderer's recent prompts, which a history that goes on from one is rendered as an addition to (incremental-render.ts). */
 const incremental = new WeakMap<ChatRenderer, IncrementalRenderer>();
-
-/**
- * The wrappers rendered as additions: those the incremental renderer is
- * tested against on random runs (test/runtime/history/incremental-render.test.ts):
- * the model's own template, node-llama-cpp's Jinja wrapper, and its ChatML,
- * General and Llama 3.1 wrappers. Others render whole: Functionary's writes
- * all the calls of a response together before their results, so a call
- * added changes text no window shows.
- */
-const INCREMENTAL_WRAPPERS: ReadonlySet<string> = new Set(["Template", "JinjaTemplate", "ChatML", "General", "Llama 3.1"]);
 
 /**
  * A history rendered by the model's own chat wrapper, special tokens kept
@@ -35,7 +26,8 @@ const INCREMENTAL_WRAPPERS: ReadonlySet<string> = new Set(["Template", "JinjaTem
 export function renderContext(chat: ChatRenderer, history: readonly HistoryItem[], functions?: DocumentedFunctions, options: { continueAfterCall?: boolean } = {}): LlamaText {
   const endsWithCall = history.at(-1)?.type === "model" && (history.at(-1) as { response: unknown[] }).response.some((item) => typeof item === "object" && (item as { type?: string }).type === "functionCall");
   const chatHistory = options.continueAfterCall && endsWithCall ? history : [...history, { type: "model" as const, response: [] }];
-  if (!INCREMENTAL_WRAPPERS.has(chat.name)) return chat.render(chatHistory, functions);
+  if (typeof chat?.render !== "function") throw new ConfigurationError("chatRenderer", "a model port renders through a ChatRenderer (ModelPort.chatRenderer); a node-llama-cpp chat wrapper becomes one with chatRendererOf(wrapper)");
+  if (!chat.incremental) return chat.render(chatHistory, functions);
   let renderer = incremental.get(chat);
   if (!renderer) incremental.set(chat, (renderer = new IncrementalRenderer()));
   return renderer.render(chatHistory, JSON.stringify(functions ?? null), (items) => chat.render(items, functions));
@@ -48,11 +40,11 @@ export function renderContext(chat: ChatRenderer, history: readonly HistoryItem[
  * message. Every prompt narrowgauge sends is built here.
  */
 export function renderHistory(
-  renderer: Pick<ModelPort, "chatRenderer" | "tokenize">,
+  model: Pick<ModelPort, "chatRenderer" | "tokenize">,
   history: readonly HistoryItem[],
   functions?: DocumentedFunctions,
 ): readonly number[] {
-  return renderer.tokenize(renderContext(renderer.chatRenderer, history, functions));
+  return model.tokenize(renderContext(model.chatRenderer, history, functions));
 }
 
 /** renderHistory for an opened node-llama-cpp model (its chat renderer and tokenizer) without a model port. */

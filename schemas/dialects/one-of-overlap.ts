@@ -41,7 +41,7 @@ export function checkOneOfBranches(schema: unknown, path = "", depth = 0, budget
 
 /** Branches larger than this (JSON characters, all together) are not checked: compiling each would cost more than it could tell. */
 const MAX_CHECKED_UNION = 50_000;
-/** Branch characters one schema's check compiles in all (nested unions compile again inside their parents'): past it, the rest is not checked. */
+/** Branch characters one schema's check compiles in all (nested unions compile again inside their parents', a subschema used in several places once): past it, the rest is not checked. */
 const MAX_CHECKED_TOTAL = 200_000;
 
 function overlapping(branches: readonly object[], path: string, budget: { characters: number }): void {

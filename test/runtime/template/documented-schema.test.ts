@@ -2,7 +2,7 @@ import { chatRendererOf } from "../../../runtime/llama-cpp/chat-renderer-of.js";
 import * as nodeLlamaCpp from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { weatherTools } from "../../../demos/weather-tools.js";
-import { chatModelFunctions } from "../../../runtime/history/documented-functions.js";
+import { documentedFunctions } from "../../../runtime/history/documented-functions.js";
 import { initialHistory } from "../../../runtime/history/history-items.js";
 import { renderContext } from "../../../runtime/history/render-history.js";
 import { templateChatWrapper } from "../../../runtime/llama-cpp/template-chat-wrapper.js";
@@ -40,7 +40,7 @@ describe("tools documented as chat templates read them", () => {
 
   it("lets Gemma 4's template document an enum's values and type (it wrote city:{type:\"\"} before)", () => {
     const chatWrapper = templateChatWrapper(nodeLlamaCpp, corpusTemplates()["google-gemma-4-31B-it"]!, { bos: "<bos>", eos: "<eos>", addBos: false });
-    const prompt = renderContext(chatRendererOf(chatWrapper), initialHistory("System.", "Task."), chatModelFunctions(weatherTools)).toString();
+    const prompt = renderContext(chatRendererOf(chatWrapper), initialHistory("System.", "Task."), documentedFunctions(weatherTools)).toString();
     expect(prompt).toContain('city:{enum:[<|"|>Paris<|"|>,');
     expect(prompt).not.toContain('type:<|"|><|"|>');
   });
