@@ -16,6 +16,7 @@ export { loopbackAuthorization } from "./runtime/mcp/mcp-loopback.js";
 export { MAX_SAMPLED_TOKENS, samplingWithModel, type ModelSamplingOptions } from "./runtime/mcp/mcp-sampling.js";
 export { McpServerRequestError, type McpElicitation, type McpElicitationAnswer, type McpElicitationField, type McpSamplingAnswer, type McpSamplingRequest, type McpServerRequests } from "./runtime/mcp/mcp-server-requests.js";
 export { loadModel, llamaModelPort, type LlamaModelPort } from "./runtime/backends/llama/load-model.js";
+export { openLlamaChatSession, type LlamaChatReply, type LlamaChatSession } from "./runtime/backends/llama/llama-chat-session.js";
 export { openModel, type ModelSource, type OpenModelOptions, type OpenedModel } from "./runtime/backends/llama/open-model.js";
 export { ModelDownloadError, type DownloadOptions } from "./runtime/backends/llama/model-download.js";
 export { connectServer, type ConnectServerOptions, type RemoteModelPort } from "./runtime/backends/served/remote-model.js";

@@ -1,5 +1,4 @@
-import { LlamaChat, type ChatHistoryItem } from "node-llama-cpp";
-import { chatModelFunctions, DEFAULT_SYSTEM_PROMPT, RUN_DEFAULTS, ToolRegistry, type LlamaModelPort, type RunEvent, type RunResult, type Sampling, type Tool } from "../index.js";
+import { chatModelFunctions, DEFAULT_SYSTEM_PROMPT, openLlamaChatSession, RUN_DEFAULTS, ToolRegistry, type LlamaChatSession, type LlamaModelPort, type RunEvent, type RunResult, type Sampling, type Tool } from "../index.js";
 import { PeerRecorder } from "./peer-recorder.js";
 
 export interface PeerRunOptions {
@@ -37,47 +36,39 @@ export async function runPeerBaseline(options: PeerRunOptions): Promise<{ result
   // A sequence of its own for the run, as runAgent's runs have.
   const lease = await model.opened.sequences.acquire(signal).catch(() => null);
   if (!lease) return { result: new PeerRecorder(task, model.description, options.onEvent).end("aborted"), inventedToolNames: [] };
-  const sequence = lease.item;
-  const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: model.opened.chatWrapper, autoDisposeSequence: false });
   const run = new PeerRecorder(task, model.description, options.onEvent);
   const invented = new Set<string>();
-  let history: ChatHistoryItem[] = [{ type: "system", text: DEFAULT_SYSTEM_PROMPT }, { type: "user", text: task }, { type: "model", response: [] }];
-  const meter = sequence.tokenMeter;
+  let chat: LlamaChatSession | undefined;
   try {
+    chat = await openLlamaChatSession(model.opened, lease.item, { system: DEFAULT_SYSTEM_PROMPT, task, functions });
     for (let index = 1; index <= maxTurns; index++) {
       if (signal?.aborted) return { result: run.end("aborted"), inventedToolNames: [...invented] };
       const turn = run.startTurn(index, registry.names);
-      const before = { input: meter.usedInputTokens, output: meter.usedOutputTokens };
       const started = performance.now();
-      const response = await chat.generateResponse(history, {
-        functions,
-        documentFunctionParams: true,
-        maxParallelFunctionCalls: 1,
+      const reply = await chat.reply({
         maxTokens: options.maxTokensPerStep ?? RUN_DEFAULTS.maxTokensPerStep,
         temperature: options.sampling?.temperature ?? 0,
         seed: options.sampling?.seed,
         topK: options.sampling?.topK,
         topP: options.sampling?.topP,
         signal,
-        stopOnAbortSignal: true,
       });
-      const call = response.functionCalls?.[0];
-      turn.raw = response.response + (call ? `${JSON.stringify(call.raw)}` : "");
-      turn.prompt = { tokens: sequence.contextTokens.length, evaluated: meter.usedInputTokens - before.input, appended: null };
-      turn.generatedTokens = meter.usedOutputTokens - before.output;
+      const { call } = reply;
+      turn.raw = reply.text + (call ? `${JSON.stringify(call.raw)}` : "");
+      turn.prompt = { tokens: reply.tokens.context, evaluated: reply.tokens.evaluated, appended: null };
+      turn.generatedTokens = reply.tokens.generated;
       turn.decoding = { evaluations: turn.generatedTokens, forcedTokens: 0 };
       turn.ms.sampling = performance.now() - started;
-      for (const name of inventedToolNames(response.response, registry.names)) invented.add(name);
-      history = response.lastEvaluation.cleanHistory;
+      for (const name of inventedToolNames(reply.text, registry.names)) invented.add(name);
       if (!call) {
-        turn.step = { call: { tool: "FinalAnswer", answer: response.response } };
+        turn.step = { call: { tool: "FinalAnswer", answer: reply.text } };
         turn.check = "ok";
         run.commit(turn);
-        if (response.metadata.stopReason === "abort") return { result: run.end("aborted"), inventedToolNames: [...invented] };
-        return { result: run.end("final-answer", { answer: response.response.trim() }), inventedToolNames: [...invented] };
+        if (reply.aborted) return { result: run.end("aborted"), inventedToolNames: [...invented] };
+        return { result: run.end("final-answer", { answer: reply.text.trim() }), inventedToolNames: [...invented] };
       }
       const toolStarted = performance.now();
-      const observation = await registry.execute(call.functionName, call.params, {
+      const observation = await registry.execute(call.name, call.params, {
         signal: signal ?? new AbortController().signal,
         turn: index,
         timeoutMs: RUN_DEFAULTS.toolTimeoutMs,
@@ -85,20 +76,17 @@ export async function runPeerBaseline(options: PeerRunOptions): Promise<{ result
       });
       turn.ms.tool = performance.now() - toolStarted;
       turn.check = observation.ok ? "ok" : observation.code === "bad-arguments" ? "bad-arguments" : "error";
-      turn.step = { call: { tool: call.functionName, args: call.params } };
+      turn.step = { call: { tool: call.name, args: call.params } };
       const failure = observation.ok ? null : { code: observation.code, message: observation.result.error };
-      turn.tool = { name: call.functionName, args: call.params, ok: observation.ok, result: observation.result, failure };
-      const last = history.at(-1);
-      if (last?.type === "model") {
-        last.response.push({ type: "functionCall", name: call.functionName, params: call.params, result: observation.result, rawCall: call.raw });
-      }
+      turn.tool = { name: call.name, args: call.params, ok: observation.ok, result: observation.result, failure };
+      chat.answerCall(observation.result);
       run.commit(turn);
     }
     return { result: run.end("max-turns"), inventedToolNames: [...invented] };
   } catch (error) {
     return { result: run.end(signal?.aborted ? "aborted" : "model-error", { error }), inventedToolNames: [...invented] };
   } finally {
-    chat.dispose({ disposeSequence: false });
+    chat?.dispose();
     lease.release();
   }
 }

@@ -186,8 +186,7 @@ describe("architecture", () => {
   });
 
   it("keeps node-llama-cpp's chat types (its wrappers, history items, functions) to the model adapters: every other room renders through narrowgauge's own ChatRenderer and HistoryItem", () => {
-    // The probe's peer baseline is node-llama-cpp's own chat session, by design: it measures node-llama-cpp's loop beside narrowgauge's.
-    const adapters = ["runtime/llama-cpp/", "runtime/backends/", "probe/peer-baseline.ts", "test/", "bench/"];
+    const adapters = ["runtime/llama-cpp/", "runtime/backends/", "test/", "bench/"];
     const chatTypes = (file: string) => [...readFileSync(file, "utf8").matchAll(/import(?: type)? \{([^}]*)\} from "node-llama-cpp"/g)].flatMap((match) => match[1]!.split(",").map((name) => name.replace(/^\s*type\s+/, "").trim()).filter((name) => /^Chat[A-Z]|ChatWrapper$/.test(name)));
     const outside = sourceFiles.filter((file) => !adapters.some((room) => rel(file).startsWith(room))).flatMap((file) => chatTypes(file).map((name) => `${rel(file)}: ${name}`));
     expect(outside).toEqual([]);
