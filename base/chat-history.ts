@@ -29,6 +29,9 @@ export interface CallPart {
   callNumber?: number;
 }
 
+/** Whether a part of a model turn is a call (the others are its text). */
+export const isCallPart = (part: string | CallPart): part is CallPart => typeof part !== "string";
+
 /** A model turn: its texts and calls, in order. */
 export interface ModelItem {
   type: "model";

@@ -24,7 +24,8 @@ function thoughtLength(parts: StepParts, frame: CallFrame): number {
  * will render it.
  */
 export function nativeCallCodec(base: CallFrame): StepCodec {
-  const frameOf = (parts: StepParts) => frameForCall(base, parts.callNumber ?? 1, parts.callsShown);
+  /** The pieces of the step these parts write, with the thought where they bound one (the grammar's and the end's), or always (reading and writing try it). */
+  const piecesOf = (parts: StepParts, thought = thoughtLength(parts, base) > 0) => stepPieces(frameForCall(base, parts.callNumber ?? 1, parts.callsShown), thought);
   return Object.freeze<StepCodec>({
     name: "native",
     syntax: JSON.stringify(base.keepsThought ? `${base.beforeThought}THOUGHT${base.afterThought}NAME${base.beforeArgs}{ARGS}${base.after}` : `${base.withoutThought}NAME${base.beforeArgs}{ARGS}${base.after}`),
@@ -38,13 +39,10 @@ export function nativeCallCodec(base: CallFrame): StepCodec {
       functions: documentedFunctions(tools, { answerRequired: true, answerSchema }),
     }),
     // The four views of a step, each a walk over the pieces its frame lays out (step-pieces.ts).
-    grammar: (parts, bounds) => {
-      const maxLength = thoughtLength(parts, base);
-      return piecesGrammar(stepPieces(frameOf(parts), maxLength > 0), parts, maxLength, bounds);
-    },
-    end: (parts) => piecesEnd(stepPieces(frameOf(parts), thoughtLength(parts, base) > 0)),
-    decode: (text, parts) => piecesDecode(stepPieces(frameOf(parts), true), text, parts),
-    encode: (step, callNumber = 1, callsShown = callNumber - 1) => piecesEncode(stepPieces(frameForCall(base, callNumber, callsShown), step.thought !== undefined && step.thought !== ""), step),
+    grammar: (parts, bounds) => piecesGrammar(piecesOf(parts), parts, thoughtLength(parts, base), bounds),
+    end: (parts) => piecesEnd(piecesOf(parts)),
+    decode: (text, parts) => piecesDecode(piecesOf(parts, true), text, parts),
+    encode: (step, callNumber = 1, callsShown = callNumber - 1) => piecesEncode(stepPieces(frameForCall(base, callNumber, callsShown), true), step),
     droppedPromptEnd: (after, callsShown) => (base.later && callsShown > 0 ? base.later.dropped[after === "result" ? "afterResult" : "afterUser"] : ""),
     callItems: (_raw, step, call, callNumber = 1) => [callItem(base.keepsThought ? step.thought : undefined, call.name, call.args, call.result, base.callNumber ? callNumber : undefined)],
   });

@@ -1,11 +1,11 @@
 import type { LlamaText } from "node-llama-cpp";
-import type { HistoryItem } from "../../base/chat-history.js";
+import { isCallPart, type HistoryItem } from "../../base/chat-history.js";
 import { sliceLlamaText } from "../history/llama-text-slice.js";
 import type { StepCodec } from "./step-codec.js";
 
 /** How many calls a history holds. */
 export function callsIn(history: readonly HistoryItem[]): number {
-  return history.reduce((count, item) => count + (item.type === "model" ? item.response.filter((part) => typeof part === "object" && part.type === "functionCall").length : 0), 0);
+  return history.reduce((count, item) => count + (item.type === "model" ? item.response.filter(isCallPart).length : 0), 0);
 }
 
 /**
@@ -18,7 +18,7 @@ export function callsIn(history: readonly HistoryItem[]): number {
  */
 export function withoutDroppedEnd(rendered: LlamaText, history: readonly HistoryItem[], codec: StepCodec): LlamaText {
   const last = history.at(-1);
-  const after = last?.type === "user" ? "user" : last?.type === "model" && codec.verbatim && last.response.some((part) => typeof part === "object" && part.type === "functionCall") ? "result" : null;
+  const after = last?.type === "user" ? "user" : last?.type === "model" && codec.verbatim && last.response.some(isCallPart) ? "result" : null;
   const dropped = after ? codec.droppedPromptEnd(after, callsIn(history)) : "";
   const text = rendered.toString();
   return dropped !== "" && text.endsWith(dropped) ? sliceLlamaText(rendered, 0, text.length - dropped.length) : rendered;

@@ -45,8 +45,15 @@ export function stepPieces(frame: CallFrame, thought: boolean): StepPieces {
 }
 
 const isText = (piece: Piece): piece is TextPiece => "text" in piece;
-/** The fixed text right after piece `index` ("" where a slot or nothing follows). */
-const textAfter = (pieces: readonly Piece[], index: number) => (pieces[index + 1] && isText(pieces[index + 1]!) ? (pieces[index + 1] as TextPiece).text : "");
+/** The fixed texts of pieces `from` to `to` (not included), slots left out. */
+const textsOf = (pieces: readonly Piece[], from = 0, to = pieces.length) => pieces.slice(from, to).filter(isText).map((piece) => piece.text);
+/** Where a slot is in the pieces (-1 where it is not). */
+const slotAt = (pieces: readonly Piece[], slot: SlotPiece["slot"]) => pieces.findIndex((piece) => !isText(piece) && piece.slot === slot);
+/** The first character of the fixed text right after piece `index`: what ends the free text there. */
+const stopAfter = (pieces: readonly Piece[], index: number) => {
+  const next = pieces[index + 1];
+  return next && isText(next) ? next.text[0]! : "";
+};
 const argumentsOf = (branch: StepParts["branches"][number]) => (branch.field === "answer" ? { type: "object", properties: { answer: branch.schema }, required: ["answer"] } : branch.schema);
 
 /**
@@ -77,7 +84,7 @@ export function piecesGrammar(pieces: StepPieces, parts: StepParts, thoughtMaxLe
         else if (piece.slot === "name") fixed += branch!.tool;
         else {
           flush();
-          items.push(piece.slot === "thought" ? thoughtRule(rules, textAfter(sequenceOfPieces, index)[0]!, thoughtMaxLength) : compile(argumentsOf(branch!), `${branch!.tool}-args`));
+          items.push(piece.slot === "thought" ? thoughtRule(rules, stopAfter(sequenceOfPieces, index), thoughtMaxLength) : compile(argumentsOf(branch!), `${branch!.tool}-args`));
         }
       });
       flush();
@@ -101,7 +108,7 @@ function readOpening(opening: readonly Piece[], text: string): { at: number; tho
       if (!text.startsWith(piece.text, at)) return null;
       at += piece.text.length;
     } else {
-      const end = text.indexOf(textAfter(opening, index)[0]!, at);
+      const end = text.indexOf(stopAfter(opening, index), at);
       if (end <= at) return null;
       thought = text.slice(at, end);
       at = end;
@@ -117,10 +124,8 @@ export function piecesDecode(pieces: StepPieces, text: string, parts: StepParts)
   // A step written without a thought: the empty thought, where the step has one (the history renders both alike).
   const thought = opened.thought ?? (parts.thought ? "" : undefined);
   // The call: texts, the name, texts, the arguments, texts (the texts between slots joined).
-  const slot = (name: SlotPiece["slot"]) => pieces.call.findIndex((piece) => !isText(piece) && piece.slot === name);
-  const textsIn = (from: number, to: number) => pieces.call.slice(from, to).filter(isText).map((piece) => piece.text).join("");
-  const [nameAt, argsAt] = [slot("name"), slot("args")];
-  const [opening, beforeArgs, after] = [textsIn(0, nameAt), textsIn(nameAt + 1, argsAt), textsIn(argsAt + 1, pieces.call.length)];
+  const [nameAt, argsAt] = [slotAt(pieces.call, "name"), slotAt(pieces.call, "args")];
+  const [opening, beforeArgs, after] = [textsOf(pieces.call, 0, nameAt), textsOf(pieces.call, nameAt + 1, argsAt), textsOf(pieces.call, argsAt + 1)].map((texts) => texts.join("")) as [string, string, string];
   const rest = text.slice(opened.at);
   const name = rest.startsWith(opening) ? /^[A-Za-z0-9_-]+/.exec(rest.slice(opening.length))?.[0] : undefined;
   if (!name || !rest.startsWith(beforeArgs, opening.length + name.length)) return { ok: false, message: "no tool name where the call names one" };
@@ -149,22 +154,20 @@ export function piecesEncode(pieces: StepPieces, step: LogicalStep): string {
  */
 export function piecesEnd(pieces: StepPieces): StepEnd {
   const nonEmpty = (markers: readonly string[]) => markers.filter((marker) => marker !== "");
-  const args = pieces.call.findIndex((piece) => !isText(piece) && piece.slot === "args");
-  const beforeArgs = pieces.call.slice(0, args).filter(isText).map((piece) => piece.text);
-  const after = pieces.call.slice(args + 1).filter(isText).map((piece) => piece.text).join("");
+  const args = slotAt(pieces.call, "args");
+  const beforeArgs = textsOf(pieces.call, 0, args);
+  const after = textsOf(pieces.call, args + 1).join("");
   // With nothing between the name and the arguments, the name is passed over before them.
   const named = beforeArgs.every((text) => text === "") ? { named: true } : {};
-  const markersOf = (opening: readonly Piece[]) => {
-    const free = opening.findLastIndex((piece) => !isText(piece));
-    return opening.slice(free + 1).filter(isText).map((piece) => piece.text);
-  };
-  const [first, second] = pieces.openings.map(markersOf);
-  if (second === undefined || first!.join("\u0000") === second.join("\u0000")) return { before: nonEmpty([...first!, ...beforeArgs]), after, ...named };
+  // An opening's markers: its texts after its free text (all of them where it has none).
+  const markersOf = (opening: readonly Piece[]) => textsOf(opening, opening.findLastIndex((piece) => !isText(piece)) + 1);
+  const [first, second] = pieces.openings.map(markersOf) as [string[], string[] | undefined];
+  // The markers both openings end with, the last ones first.
+  let shared = 0;
+  while (second && shared < Math.min(first.length, second.length) && first.at(-1 - shared) === second.at(-1 - shared)) shared++;
+  if (second === undefined || (shared === first.length && shared === second.length)) return { before: nonEmpty([...first, ...beforeArgs]), after, ...named };
   const firstOpening = pieces.openings[0]!;
-  const prefix = firstOpening.slice(0, firstOpening.findIndex((piece) => !isText(piece))).filter(isText).map((piece) => piece.text).join("");
-  if (prefix === "") {
-    const shared = first!.filter((_, index) => first!.slice(index).join("\u0000") === second.slice(second.length - (first!.length - index)).join("\u0000"));
-    return { before: nonEmpty([...shared, ...beforeArgs]), after, ...named };
-  }
-  return { before: nonEmpty([...second, ...beforeArgs]), after, opening: { prefix, before: nonEmpty([...first!, ...beforeArgs]) }, ...named };
+  const prefix = textsOf(firstOpening, 0, firstOpening.findIndex((piece) => !isText(piece))).join("");
+  if (prefix === "") return { before: nonEmpty([...first.slice(first.length - shared), ...beforeArgs]), after, ...named };
+  return { before: nonEmpty([...second, ...beforeArgs]), after, opening: { prefix, before: nonEmpty([...first, ...beforeArgs]) }, ...named };
 }

@@ -65,7 +65,7 @@ export function assertFitsContext(promptTokens: number, maxTokens: number, conte
  * reserve, where it must still follow), whichever is less.
  */
 export function stringRoom(contextSize: number | null, promptTokens: number, maxTokensPerStep: number, keep: number): number {
-  return contextSize === null ? maxTokensPerStep : Math.min(maxTokensPerStep, contextSize - promptTokens - keep);
+  return Math.min(maxTokensPerStep, roomLeft(contextSize, promptTokens) - keep);
 }
 
 /**

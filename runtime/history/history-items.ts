@@ -1,4 +1,4 @@
-import type { HistoryItem } from "../../base/chat-history.js";
+import { isCallPart, type HistoryItem } from "../../base/chat-history.js";
 import { DEFAULT_SYSTEM_PROMPT } from "../../prompts/model-text.js";
 
 export { DEFAULT_SYSTEM_PROMPT };
@@ -75,7 +75,7 @@ export function appendNotes(history: HistoryItem[], notes: readonly string[], in
   if (notes.length === 0) return;
   const last = history.at(-1);
   const call = last?.type === "model" ? last.response.at(-1) : undefined;
-  if (intoResult && last?.type === "model" && typeof call === "object" && call.type === "functionCall") {
+  if (intoResult && last?.type === "model" && call !== undefined && isCallPart(call)) {
     history[history.length - 1] = { ...last, response: [...last.response.slice(0, -1), { ...call, result: notedResult(call.result, notes) }] };
   } else history.push(...notes.map(feedbackItem));
 }

@@ -1,4 +1,4 @@
-import type { HistoryItem, ModelItem } from "../../base/chat-history.js";
+import { isCallPart, type HistoryItem, type ModelItem } from "../../base/chat-history.js";
 
 /**
  * A history as the units incremental rendering cuts it at (an item, or one
@@ -29,7 +29,7 @@ export function unitsOf(history: readonly HistoryItem[]): Unit[] {
 /** A model turn with nothing in it yet: the turn a renderer opens for the model. */
 export const isEmptyTurn = (unit: Unit | undefined) => unit !== undefined && unit.source.type === "model" && unit.part === undefined;
 
-export const isCall = (unit: Unit) => typeof unit.part === "object" && unit.part.type === "functionCall";
+export const isCall = (unit: Unit) => unit.part !== undefined && isCallPart(unit.part);
 
 const json = (value: unknown) => JSON.stringify(value);
 

@@ -1,5 +1,5 @@
 import type { LlamaModel, LlamaText, Token } from "node-llama-cpp";
-import type { DocumentedFunctions, HistoryItem } from "../../base/chat-history.js";
+import { isCallPart, type DocumentedFunctions, type HistoryItem } from "../../base/chat-history.js";
 import { ConfigurationError } from "../../base/configuration-error.js";
 import type { ChatRenderer } from "../engine/chat-renderer.js";
 import type { ModelPort } from "../engine/model-port.js";
@@ -24,7 +24,8 @@ const incremental = new WeakMap<ChatRenderer, IncrementalRenderer>();
  * the whole conversation (incremental-render.ts).
  */
 export function renderContext(chat: ChatRenderer, history: readonly HistoryItem[], functions?: DocumentedFunctions, options: { continueAfterCall?: boolean } = {}): LlamaText {
-  const endsWithCall = history.at(-1)?.type === "model" && (history.at(-1) as { response: unknown[] }).response.some((item) => typeof item === "object" && (item as { type?: string }).type === "functionCall");
+  const last = history.at(-1);
+  const endsWithCall = last?.type === "model" && last.response.some(isCallPart);
   const chatHistory = options.continueAfterCall && endsWithCall ? history : [...history, { type: "model" as const, response: [] }];
   if (typeof chat?.render !== "function") throw new ConfigurationError("chatRenderer", "a model port renders through a ChatRenderer (ModelPort.chatRenderer); a node-llama-cpp chat wrapper becomes one with chatRendererOf(wrapper)");
   if (!chat.incremental) return chat.render(chatHistory, functions);

@@ -140,9 +140,9 @@ export function templateConversation(history: readonly HistoryItem[], functions:
       let text = "";
       for (const part of item.response) {
         if (typeof part === "string") text += part;
-        else if (part.type === "functionCall") {
+        else {
           // A call the step numbered itself keeps its number (callItem's callNumber), whatever exchanges are left out before it.
-          const numbered = (part as { callNumber?: unknown }).callNumber;
+          const numbered = part.callNumber;
           const id = typeof numbered === "number" ? callId(numbered - 1) : callId(calls);
           calls++;
           const args = part.params ?? {};
